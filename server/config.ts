@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The server's whole configuration, read once from the environment in main.ts
+ * and passed down. Nothing else reads process.env.
+ */
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const httpUrl = z
+  .string()
+  .trim()
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must start with http:// or https://')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default('::'),
+  SITE_URL: httpUrl.optional(),
+  API_URL: httpUrl.optional(),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  SITE_DIR: optionalText,
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  PGLITE_EXTENSIONS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(['pgcrypto', 'uuid_ossp', 'citext', 'pg_trgm']))),
+  JWT_SECRET: optionalText.pipe(
+    z.string().min(32, 'must be at least 32 characters long').optional(),
+  ),
+  JWT_KEYS: optionalText,
+  ANON_KEY: optionalText,
+  SERVICE_ROLE_KEY: optionalText,
+  JWT_EXP: z.coerce.number().int().min(30).max(604800).default(3600),
+  JWT_ISSUER: optionalText,
+  SCHEDULER_URL: httpUrl.default('https://calendly.com/cervana/30min'),
+  SCHEDULER_SCRIPT_URL: httpUrl.default('https://assets.calendly.com/assets/external/widget.js'),
+  SEED_SAMPLE_DATA: booleanFromString.default(true),
+  TRUST_PROXY: booleanFromString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
+});
+
+export type Environment = z.input<typeof environmentSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public URL of the site, without a trailing slash. */
+  siteUrl: string;
+  /** Public base URL of the Supabase-compatible API the browser talks to (`/config.json`). */
+  apiUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Contrib extensions the embedded database loads (start-up cost each). */
+  pgliteExtensions: string[];
+  jwt: {
+    secret: string | undefined;
+    keys: string | undefined;
+    anonKey: string | undefined;
+    serviceRoleKey: string | undefined;
+    expirySeconds: number;
+    issuer: string;
+  };
+  scheduler: { url: string; scriptUrl: string };
+  seedSampleData: boolean;
+  trustProxy: boolean;
+  log: { level: string; format: 'json' | 'pretty' };
+  shutdownTimeoutMs: number;
+  /** Folder that holds the built site (`dist/client`). */
+  siteDir: string;
+  /** Folder with the product's SQL migrations and seed (`supabase/`). */
+  supabaseDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface ConfigContext {
+  rootDir: string;
+  isTty?: boolean;
+}
+
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  context: ConfigContext,
+): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || 'environment'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const values = parsed.data;
+  const siteUrl = values.SITE_URL ?? `http://localhost:${values.PORT}`;
+  const apiUrl = values.API_URL ?? siteUrl;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    siteUrl,
+    apiUrl,
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    pgliteExtensions: values.PGLITE_EXTENSIONS,
+    jwt: {
+      secret: values.JWT_SECRET,
+      keys: values.JWT_KEYS,
+      anonKey: values.ANON_KEY,
+      serviceRoleKey: values.SERVICE_ROLE_KEY,
+      expirySeconds: values.JWT_EXP,
+      issuer: values.JWT_ISSUER ?? `${apiUrl}/auth/v1`,
+    },
+    scheduler: { url: values.SCHEDULER_URL, scriptUrl: values.SCHEDULER_SCRIPT_URL },
+    seedSampleData: values.SEED_SAMPLE_DATA,
+    trustProxy: values.TRUST_PROXY,
+    log: {
+      level: values.LOG_LEVEL,
+      format: values.LOG_FORMAT ?? (context.isTty ? 'pretty' : 'json'),
+    },
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    siteDir: values.SITE_DIR
+      ? path.resolve(values.SITE_DIR)
+      : path.join(context.rootDir, 'dist', 'client'),
+    supabaseDir: path.join(context.rootDir, 'supabase'),
+  };
+}

@@ -1,0 +1,114 @@
+import { mkdir } from 'node:fs/promises';
+import {
+  PGlite,
+  type Extensions,
+  type Results,
+  type Transaction as PGliteTransaction,
+} from '@electric-sql/pglite';
+import {
+  INT8_TYPE_ID,
+  TEXT_TYPE_IDS,
+  parseInt8,
+  toDatabaseError,
+  yieldToEventLoop,
+  type Database,
+  type QueryResult,
+  type Queryable,
+} from './database';
+
+const keepText = (text: string): string => text;
+
+const parsers = {
+  ...Object.fromEntries(Object.values(TEXT_TYPE_IDS).map((typeId) => [typeId, keepText])),
+  [INT8_TYPE_ID]: parseInt8,
+};
+
+interface PGliteQueryable {
+  query<Row>(sql: string, params?: unknown[]): Promise<Results<Row>>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function toResult<Row>(result: Results<Row>): QueryResult<Row> {
+  return {
+    rows: result.rows,
+    rowCount: result.affectedRows ?? result.rowCount ?? result.rows.length,
+    fields: result.fields.map((field) => ({ name: field.name, dataTypeId: field.dataTypeID })),
+  };
+}
+
+/**
+ * Every call yields to the event loop once it settles: PGlite runs in-process,
+ * and a chain of resolved promises would otherwise starve sockets and timers.
+ */
+function wrap(target: PGliteQueryable): Queryable {
+  return {
+    async query<Row>(sql: string, params: unknown[] = []) {
+      try {
+        return toResult(await target.query<Row>(sql, params));
+      } catch (error) {
+        throw toDatabaseError(error);
+      } finally {
+        await yieldToEventLoop();
+      }
+    },
+    async exec(sql: string) {
+      try {
+        await target.exec(sql);
+      } catch (error) {
+        throw toDatabaseError(error);
+      } finally {
+        await yieldToEventLoop();
+      }
+    },
+  };
+}
+
+/** Contrib extensions PGlite can load; each adds start-up time, so none load unless asked for. */
+const EXTENSION_LOADERS: Record<string, () => Promise<Extensions[string]>> = {
+  pgcrypto: async () => (await import('@electric-sql/pglite/contrib/pgcrypto')).pgcrypto,
+  uuid_ossp: async () => (await import('@electric-sql/pglite/contrib/uuid_ossp')).uuid_ossp,
+  citext: async () => (await import('@electric-sql/pglite/contrib/citext')).citext,
+  pg_trgm: async () => (await import('@electric-sql/pglite/contrib/pg_trgm')).pg_trgm,
+};
+
+export const PGLITE_EXTENSIONS = Object.keys(EXTENSION_LOADERS);
+
+export interface PGliteOptions {
+  /** Contrib extensions to make available (`PGLITE_EXTENSIONS`), e.g. pgcrypto. */
+  extensions?: readonly string[];
+}
+
+/** Opens (creating when empty) an embedded database in `dataDir`, or in memory for `memory://`. */
+export async function openPGlite(dataDir: string, options: PGliteOptions = {}): Promise<Database> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const extensions: Extensions = {};
+  for (const name of options.extensions ?? []) {
+    const load = EXTENSION_LOADERS[name];
+    if (!load) {
+      throw new Error(
+        `PGlite cannot load the extension "${name}" (known: ${PGLITE_EXTENSIONS.join(', ')})`,
+      );
+    }
+    extensions[name] = await load();
+  }
+  const pglite = await PGlite.create(dataDir, { extensions, parsers });
+  const queryable = wrap(pglite);
+  return {
+    kind: 'pglite',
+    ...queryable,
+    async transaction(work) {
+      try {
+        return await pglite.transaction((tx: PGliteTransaction) => work(wrap(tx)));
+      } catch (error) {
+        throw toDatabaseError(error);
+      }
+    },
+    async listen(channel, onNotify) {
+      const unlisten = await pglite.listen(channel, onNotify);
+      return () => unlisten();
+    },
+    async close() {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import pg from 'pg';
+import {
+  INT8_TYPE_ID,
+  TEXT_TYPE_IDS,
+  parseInt8,
+  toDatabaseError,
+  type Database,
+  type QueryResult,
+  type Queryable,
+} from './database';
+
+const keepText = (text: string): string => text;
+
+/** Per-pool type parsers, so the results match the PGlite implementation. */
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((typeId: number, format?: 'text' | 'binary') => {
+    if ((Object.values(TEXT_TYPE_IDS) as number[]).includes(typeId)) return keepText;
+    if (typeId === INT8_TYPE_ID) return parseInt8;
+    return pg.types.getTypeParser(typeId, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function toResult<Row>(result: pg.QueryResult): QueryResult<Row> {
+  return {
+    rows: result.rows as Row[],
+    rowCount: result.rowCount ?? result.rows.length,
+    fields: result.fields.map((field) => ({ name: field.name, dataTypeId: field.dataTypeID })),
+  };
+}
+
+function wrap(target: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<Row>(sql: string, params: unknown[] = []) {
+      try {
+        return toResult<Row>(await target.query({ text: sql, values: params, types: typeParsers }));
+      } catch (error) {
+        throw toDatabaseError(error);
+      }
+    },
+    async exec(sql: string) {
+      try {
+        // Without parameters pg uses the simple protocol, which runs several statements.
+        await target.query(sql);
+      } catch (error) {
+        throw toDatabaseError(error);
+      }
+    },
+  };
+}
+
+export interface PostgresOptions {
+  maxConnections?: number;
+  onError?: (error: Error) => void;
+}
+
+/** Connects a pool to a PostgreSQL server (`DATABASE_URL`). */
+export async function openPostgres(
+  connectionString: string,
+  options: PostgresOptions = {},
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'cervana',
+  });
+  // An idle client's error (server restart, network) must not crash the process.
+  pool.on('error', (error) => options.onError?.(error));
+  // Fail fast on a wrong URL instead of at the first request.
+  const probe = await pool.connect().catch((error: unknown) => {
+    void pool.end();
+    throw toDatabaseError(error);
+  });
+  probe.release();
+
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+
+  async function getListener(): Promise<pg.Client> {
+    if (listener) return listener;
+    const client = new pg.Client({ connectionString, application_name: 'cervana-listen' });
+    client.on('error', (error) => options.onError?.(error));
+    client.on('notification', (message) => {
+      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    await client.connect();
+    listener = client;
+    return client;
+  }
+
+  const queryable = wrap(pool);
+  return {
+    kind: 'postgres',
+    ...queryable,
+    async transaction(work) {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw toDatabaseError(error);
+      });
+      let broken = false;
+      try {
+        await client.query('begin');
+        const result = await work(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {
+          broken = true;
+        });
+        throw toDatabaseError(error);
+      } finally {
+        client.release(broken);
+      }
+    },
+    async listen(channel, onNotify) {
+      const client = await getListener();
+      let channelHandlers = handlers.get(channel);
+      if (!channelHandlers) {
+        channelHandlers = new Set();
+        handlers.set(channel, channelHandlers);
+        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      }
+      channelHandlers.add(onNotify);
+      return async () => {
+        channelHandlers.delete(onNotify);
+        if (channelHandlers.size === 0 && handlers.get(channel) === channelHandlers) {
+          handlers.delete(channel);
+          await client.query(`unlisten ${pg.escapeIdentifier(channel)}`);
+        }
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => undefined);
+      listener = undefined;
+      await pool.end();
+    },
+  };
+}
