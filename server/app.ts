@@ -1,0 +1,107 @@
+import { Hono } from 'hono';
+import { createAuthRoutes } from './auth/routes';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { supabaseCors } from './http/cors';
+import { HttpError, errorResponse } from './http/errors';
+import { securityHeaders } from './http/security-headers';
+import type { StaticSite } from './http/static-site';
+import type { Keys } from './keys/load-keys';
+import type { Logger } from './logger';
+import { createRealtimeRoutes } from './realtime/routes';
+import { createRestRoutes } from './rest/routes';
+import { createStorageRoutes } from './storage/routes';
+
+export interface AppDependencies {
+  config: Config;
+  db: Database;
+  keys: Keys;
+  logger: Logger;
+  site: StaticSite;
+  /** Server start time, for /health. */
+  startedAt?: number;
+}
+
+export const API_MOUNTS = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1'] as const;
+
+export function createApp(dependencies: AppDependencies): Hono {
+  const { config, db, keys, logger, site } = dependencies;
+  const startedAt = dependencies.startedAt ?? Date.now();
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = c.req.path;
+    const isQuiet = path === '/health' || path.startsWith('/assets/');
+    logger[isQuiet ? 'debug' : 'info'](
+      {
+        method: c.req.method,
+        path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  });
+
+  app.use(
+    '*',
+    securityHeaders({
+      apiUrl: config.apiUrl,
+      schedulerUrl: config.scheduler.url,
+      schedulerScriptUrl: config.scheduler.scriptUrl,
+      trustProxy: config.trustProxy,
+    }),
+  );
+
+  app.get('/health', async (c) => {
+    const started = performance.now();
+    try {
+      await db.query('select 1');
+    } catch (error) {
+      logger.error({ err: error }, 'health check: database unreachable');
+      return c.json({ status: 'unavailable', database: { kind: db.kind, ok: false } }, 503, {
+        'Cache-Control': 'no-store',
+      });
+    }
+    return c.json(
+      {
+        status: 'ok',
+        database: {
+          kind: db.kind,
+          ok: true,
+          latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        },
+        site: { built: site.isBuilt },
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    );
+  });
+
+  app.get('/config.json', (c) =>
+    c.json({ url: config.apiUrl, anonKey: keys.anonKey }, 200, { 'Cache-Control': 'no-cache' }),
+  );
+
+  for (const mount of API_MOUNTS) app.use(`${mount}/*`, supabaseCors());
+  app.route('/auth/v1', createAuthRoutes({ ring: keys.ring }));
+  app.route('/rest/v1', createRestRoutes());
+  app.route('/storage/v1', createStorageRoutes());
+  app.route('/realtime/v1', createRealtimeRoutes());
+
+  app.get('*', (c) => site.handle(c));
+
+  app.notFound((c) =>
+    errorResponse(c, new HttpError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return errorResponse(c, error);
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+    return errorResponse(c, new HttpError(500, 'internal_error', 'Internal server error'));
+  });
+
+  return app;
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const context = { rootDir: '/srv/cervana' };
+
+describe('loadConfig', () => {
+  it('gives working defaults on an empty environment', () => {
+    const config = loadConfig({}, context);
+    expect(config.port).toBe(3000);
+    expect(config.siteUrl).toBe('http://localhost:3000');
+    expect(config.apiUrl).toBe('http://localhost:3000');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.jwt.expirySeconds).toBe(3600);
+    expect(config.jwt.issuer).toBe('http://localhost:3000/auth/v1');
+    expect(config.seedSampleData).toBe(true);
+    expect(config.siteDir).toBe('/srv/cervana/dist/client');
+    expect(config.supabaseDir).toBe('/srv/cervana/supabase');
+  });
+
+  it('derives the site URL from the port and strips trailing slashes from URLs', () => {
+    expect(loadConfig({ PORT: '8080' }, context).siteUrl).toBe('http://localhost:8080');
+    const config = loadConfig({ SITE_URL: 'https://cervana.ai/' }, context);
+    expect(config.siteUrl).toBe('https://cervana.ai');
+    expect(config.apiUrl).toBe('https://cervana.ai');
+  });
+
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({ DATABASE_URL: '', JWT_SECRET: '', ANON_KEY: '' }, context);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.jwt.secret).toBeUndefined();
+    expect(config.jwt.anonKey).toBeUndefined();
+  });
+
+  it('names every invalid variable and why', () => {
+    const attempt = () =>
+      loadConfig(
+        {
+          PORT: 'eighty',
+          SITE_URL: 'ftp://example.com',
+          DATABASE_URL: 'mysql://localhost/db',
+          JWT_SECRET: 'short',
+          SEED_SAMPLE_DATA: 'maybe',
+        },
+        context,
+      );
+    expect(attempt).toThrow(ConfigError);
+    let message = '';
+    try {
+      attempt();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const variable of ['PORT', 'SITE_URL', 'DATABASE_URL', 'JWT_SECRET', 'SEED_SAMPLE_DATA']) {
+      expect(message).toContain(variable);
+    }
+    expect(message).toContain('at least 32 characters');
+  });
+
+  it('reads booleans in the usual spellings', () => {
+    expect(loadConfig({ SEED_SAMPLE_DATA: 'false' }, context).seedSampleData).toBe(false);
+    expect(loadConfig({ SEED_SAMPLE_DATA: 'off' }, context).seedSampleData).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'yes' }, context).trustProxy).toBe(true);
+  });
+
+  it('picks pretty logs on a terminal and JSON otherwise, unless told', () => {
+    expect(loadConfig({}, { ...context, isTty: true }).log.format).toBe('pretty');
+    expect(loadConfig({}, context).log.format).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, { ...context, isTty: true }).log.format).toBe('json');
+  });
+});

@@ -1,0 +1,72 @@
+import type { MiddlewareHandler } from 'hono';
+
+export interface SecurityHeaderOptions {
+  apiUrl: string;
+  schedulerUrl: string;
+  schedulerScriptUrl: string;
+  trustProxy: boolean;
+}
+
+function websocketOrigin(url: URL): string {
+  return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+}
+
+/**
+ * Only our own origin, the API (when it lives elsewhere) and the scheduling
+ * widget's hosts. Inline styles are allowed because the widget and the toast
+ * library inject them; inline scripts are not.
+ */
+export function buildContentSecurityPolicy(
+  options: Omit<SecurityHeaderOptions, 'trustProxy'>,
+): string {
+  const api = new URL(options.apiUrl);
+  const schedulerScript = new URL(options.schedulerScriptUrl).origin;
+  const schedulerPage = new URL(options.schedulerUrl).origin;
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", schedulerScript],
+    'style-src': ["'self'", "'unsafe-inline'", schedulerScript],
+    'img-src': ["'self'", 'data:', 'blob:', api.origin],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", api.origin, websocketOrigin(api)],
+    'media-src': ["'self'", 'blob:', api.origin],
+    'frame-src': [schedulerPage],
+    'worker-src': ["'self'", 'blob:'],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${[...new Set(sources)].join(' ')}`)
+    .join('; ');
+}
+
+export function isHttpsRequest(
+  url: string,
+  forwardedProto: string | undefined,
+  trustProxy: boolean,
+): boolean {
+  if (new URL(url).protocol === 'https:') return true;
+  return trustProxy && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https';
+}
+
+export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler {
+  const policy = buildContentSecurityPolicy(options);
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    const https = isHttpsRequest(c.req.url, c.req.header('x-forwarded-proto'), options.trustProxy);
+    headers.set('Content-Security-Policy', https ? `${policy}; upgrade-insecure-requests` : policy);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    headers.set('X-Frame-Options', 'DENY');
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    headers.set(
+      'Permissions-Policy',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+    );
+    if (https) headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  };
+}

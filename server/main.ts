@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, type Config } from './config';
+import type { Database } from './db/database';
+import { MigrationError, migrate } from './db/migrate';
+import { migrationSources } from './db/migration-sources';
+import { seedSampleData } from './db/seed';
+import { loadKeys } from './keys/load-keys';
+import { createLogger, type Logger } from './logger';
+import { startServer } from './server';
+
+/**
+ * The process entry: reads the environment once, opens the database chosen by
+ * it, applies migrations, loads keys, listens, and shuts down cleanly on
+ * SIGTERM/SIGINT (exit 0).
+ */
+
+function findRootDir(): string {
+  let directory = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(directory, 'package.json'))) {
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error('cannot find the project folder (package.json)');
+    directory = parent;
+  }
+  return directory;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  // Each driver loads only when chosen: start-up time matters (≤ 1.5 s to listening).
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./db/postgres');
+    return openPostgres(config.databaseUrl, {
+      onError: (error) => logger.error({ err: error }, 'database connection error'),
+    });
+  }
+  const { openPGlite } = await import('./db/pglite');
+  return openPGlite(path.join(config.dataDir, 'pgdata'), { extensions: config.pgliteExtensions });
+}
+
+async function run(): Promise<void> {
+  const started = performance.now();
+  const rootDir = findRootDir();
+  const config = loadConfig(process.env, { rootDir, isTty: process.stdout.isTTY });
+  const logger = await createLogger(config.log);
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+
+  // Opening PGlite spends much of its time waiting: load the keys meanwhile.
+  const [opened, loaded] = await Promise.allSettled([
+    openDatabase(config, logger),
+    loadKeys(config),
+  ]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const db = opened.value;
+  if (loaded.status === 'rejected') {
+    await db.close().catch(() => undefined);
+    throw loaded.reason;
+  }
+  const keys = loaded.value;
+  let isShuttingDown = false;
+  try {
+    const migrationLog = {
+      info: (m: string) => logger.info(m),
+      warn: (m: string) => logger.warn(m),
+    };
+    const { isFreshDatabase } = await migrate(
+      db,
+      migrationSources(rootDir, config.supabaseDir),
+      migrationLog,
+    );
+    if (config.seedSampleData) {
+      await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
+    }
+    const server = await startServer({ config, db, keys, logger });
+    const elapsed = Math.round(performance.now() - started);
+    logger.info(
+      {
+        url: config.siteUrl,
+        listening: server.url,
+        database: config.databaseUrl
+          ? 'postgres'
+          : `pglite (${path.join(config.dataDir, 'pgdata')})`,
+        ms: elapsed,
+      },
+      `Cervana is ready on ${config.siteUrl} in ${elapsed} ms`,
+    );
+    if (isFreshDatabase && keys.file) {
+      logger.info(`new keys in ${keys.file}; \`npm run keys\` prints the URL and API keys`);
+    }
+
+    const shutdown = async (signal: NodeJS.Signals) => {
+      if (isShuttingDown) {
+        logger.warn(`${signal} again: exiting now`);
+        process.exit(1);
+      }
+      isShuttingDown = true;
+      logger.info(`${signal}: finishing in-flight requests and shutting down`);
+      await server.close();
+      await db.close();
+      logger.info('stopped');
+      process.exit(0);
+    };
+    process.on('SIGTERM', (signal) => void shutdown(signal));
+    process.on('SIGINT', (signal) => void shutdown(signal));
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+run().catch((error: unknown) => {
+  const isExpected = error instanceof ConfigError || error instanceof MigrationError;
+  console.error(isExpected ? (error as Error).message : error);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { isAppRoute } from '../src/config/paths';
+import { createApp } from './app';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { createStaticSite } from './http/static-site';
+import type { Keys } from './keys/load-keys';
+import type { Logger } from './logger';
+
+/** The only place that opens a port. */
+
+export interface ServerDependencies {
+  config: Config;
+  db: Database;
+  keys: Keys;
+  logger: Logger;
+}
+
+export interface RunningServer {
+  /** Base URL the server answers on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes sockets. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
+  const { config, logger } = dependencies;
+  const site = await createStaticSite({ siteDir: config.siteDir, isRoute: isAppRoute });
+  if (!site.isBuilt) logger.warn(`no built site in ${config.siteDir}: run \`npm run build\``);
+  const app = createApp({ ...dependencies, site });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 300_000;
+
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (config.host === '::' && (code === 'EAFNOSUPPORT' || code === 'EADDRNOTAVAIL')) {
+      await listen(server, config.port, '0.0.0.0'); // no IPv6 on this machine
+    } else if (code === 'EADDRINUSE') {
+      throw new Error(`Port ${config.port} is already in use: stop the other server or set PORT.`, {
+        cause: error,
+      });
+    } else {
+      throw error;
+    }
+  }
+  const address = server.address() as AddressInfo;
+  const host =
+    address.family === 'IPv6'
+      ? address.address === '::'
+        ? 'localhost'
+        : `[${address.address}]`
+      : address.address === '0.0.0.0'
+        ? 'localhost'
+        : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets become idle once their request ends: close them as they do.
+        const sweeper = setInterval(() => server.closeIdleConnections(), 25);
+        server.closeIdleConnections();
+        const deadline = setTimeout(() => {
+          logger.warn('shutdown timeout: closing the connections still open');
+          server.closeAllConnections();
+        }, config.shutdownTimeoutMs);
+        server.once('close', () => {
+          clearInterval(sweeper);
+          clearTimeout(deadline);
+        });
+      });
+      return closing;
+    },
+  };
+}
