@@ -1,0 +1,32 @@
+import { act, render, screen } from '@testing-library/react';
+import { Toaster, toast } from 'sonner';
+import { describe, expect, it } from 'vitest';
+import { GC_TIME_MS, STALE_TIME_MS, createQueryClient } from '@/lib/query-client';
+import { App, VISIBLE_TOASTS } from './app';
+
+describe('the app providers', () => {
+  it('keeps data fresh for 5 minutes and in memory for 10', () => {
+    const defaults = createQueryClient().getDefaultOptions().queries;
+    expect(STALE_TIME_MS).toBe(5 * 60 * 1000);
+    expect(GC_TIME_MS).toBe(10 * 60 * 1000);
+    expect(defaults?.staleTime).toBe(STALE_TIME_MS);
+    expect(defaults?.gcTime).toBe(GC_TIME_MS);
+  });
+
+  it('shows at most three toasts at once', async () => {
+    render(<Toaster visibleToasts={VISIBLE_TOASTS} />);
+    act(() => {
+      for (const n of [1, 2, 3, 4, 5]) toast(`Message ${n}`);
+    });
+    await screen.findByText('Message 5');
+    const shown = document.querySelectorAll('[data-sonner-toast][data-visible="true"]');
+    expect(VISIBLE_TOASTS).toBe(3);
+    expect(shown).toHaveLength(3);
+  });
+
+  it('renders the landing page inside the providers', async () => {
+    window.history.pushState({}, '', '/');
+    render(<App />);
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(/customer success/i);
+  });
+});

@@ -1,0 +1,13 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/** App data is fresh for 5 minutes and dropped from memory 10 minutes after its last use. */
+export const STALE_TIME_MS = 5 * 60 * 1000;
+export const GC_TIME_MS = 10 * 60 * 1000;
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: STALE_TIME_MS, gcTime: GC_TIME_MS, refetchOnWindowFocus: false },
+    },
+  });
+}

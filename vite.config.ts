@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const backend = `http://localhost:${process.env.BACKEND_PORT ?? '3001'}`;
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+  },
+  server: {
+    // `npm run dev`: the backend runs beside Vite and answers these paths.
+    proxy: {
+      '/config.json': backend,
+      '/health': backend,
+      '/auth/v1': backend,
+      '/rest/v1': backend,
+      '/storage/v1': backend,
+      '/realtime/v1': { target: backend, ws: true },
+    },
+  },
+});
