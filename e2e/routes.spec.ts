@@ -1,0 +1,81 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const pages = [
+  { path: '/', heading: /AI phone system for customer success/i },
+  { path: '/partner', heading: /partner program/i },
+  { path: '/partner-portal', heading: /referrals, commissions/i },
+  { path: '/auth', heading: /sign in to cervana/i },
+  { path: '/dashboard', heading: /your phone agent at a glance/i },
+  { path: '/admin', heading: /cervana admin/i },
+  { path: '/demo', heading: /see cervana answer/i },
+  { path: '/talk-to-sales', heading: /talk to our sales team/i },
+  { path: '/privacy-policy', heading: /privacy policy/i },
+];
+
+/** Console errors include CSP violations: a page must produce none. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+for (const { path, heading } of pages) {
+  test(`${path} renders its page`, async ({ page }) => {
+    const errors = collectErrors(page);
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+}
+
+test('an unknown path answers 404 with the not-found page', async ({ page }) => {
+  const errors = collectErrors(page);
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(
+    page.getByRole('heading', { level: 1, name: /could not find that page/i }),
+  ).toBeVisible();
+  await page.getByRole('link', { name: /go to the home page/i }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { level: 1, name: /customer success/i })).toBeVisible();
+  // Chromium logs the document's own (intended) 404; anything else is a real error.
+  expect(errors.filter((error) => !error.includes('status of 404'))).toEqual([]);
+  expect(errors.length).toBeLessThanOrEqual(1);
+});
+
+test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async ({ page }) => {
+  await page.route('**/assets/talk-to-sales-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Talk to Sales' }).first().click();
+  await expect(page.getByText('Loading...')).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: /talk to our sales team/i }),
+  ).toBeVisible();
+  await expect(page.getByText('Loading...')).toBeHidden();
+});
+
+test("a direct visit shows 'Loading...' until the page's code arrives", async ({ page }) => {
+  await page.route('**/assets/privacy-policy-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.goto('/privacy-policy');
+  await expect(page.getByText('Loading...')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /privacy policy/i })).toBeVisible();
+});
+
+test('the browser gets the API URL and anon key at run time', async ({ page, baseURL }) => {
+  const response = await page.request.get('/config.json');
+  expect(response.ok()).toBe(true);
+  const config = (await response.json()) as { url: string; anonKey: string };
+  expect(config.url).toBe(baseURL);
+  expect(config.anonKey.split('.')).toHaveLength(3);
+});

@@ -1,0 +1,270 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, testDatabaseKind, type TestServer } from './testing/harness';
+
+let server: TestServer;
+let siteDir: string;
+const script = `console.log(${JSON.stringify('cervana '.repeat(200))});`;
+const audio = Buffer.alloc(100_000, 7);
+
+beforeAll(async () => {
+  siteDir = await mkdtemp(path.join(tmpdir(), 'cervana-site-'));
+  await mkdir(path.join(siteDir, 'assets'));
+  await mkdir(path.join(siteDir, 'audio'));
+  await writeFile(
+    path.join(siteDir, 'index.html'),
+    '<!doctype html><title>Cervana shell</title><div id="root"></div>',
+  );
+  await writeFile(path.join(siteDir, 'assets', 'app-Ab12Cd34.js'), script);
+  await writeFile(path.join(siteDir, 'assets', 'app-Ab12Cd34.js.br'), brotliCompressSync(script));
+  await writeFile(path.join(siteDir, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(script));
+  await writeFile(path.join(siteDir, 'robots.txt'), 'User-agent: *\n');
+  await writeFile(path.join(siteDir, 'audio', 'call.mp3'), audio);
+  server = await startTestServer({
+    env: {
+      SITE_DIR: siteDir,
+      SCHEDULER_URL: 'https://calendly.com/cervana/30min',
+      TRUST_PROXY: 'true',
+    },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(siteDir, { recursive: true, force: true });
+});
+
+function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
+  return fetch(`${server.url}${pathname}`, { method, headers, redirect: 'manual' });
+}
+
+describe('pages', () => {
+  it('serves every route of the app with the page and no caching', async () => {
+    for (const route of [
+      '/',
+      '/partner',
+      '/partner-portal',
+      '/auth',
+      '/dashboard',
+      '/admin',
+      '/demo',
+      '/talk-to-sales',
+      '/privacy-policy',
+    ]) {
+      const response = await get(route);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toContain('Cervana shell');
+    }
+  });
+
+  it('answers a path that is not a page with a real 404 carrying the not-found page', async () => {
+    const response = await get('/no-such-page');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('<div id="root">');
+    expect((await get('/partner/unknown')).status).toBe(404);
+  });
+
+  it('answers a missing file with a short 404, not the page', async () => {
+    const response = await get('/assets/gone-123.js');
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('Not Found');
+    expect((await get('/index.html')).status).toBe(404);
+  });
+
+  it('redirects a trailing slash to the canonical page URL, keeping the query', async () => {
+    const response = await get('/partner/?ref=ACME');
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/partner?ref=ACME');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const response = await get('/demo', {}, 'HEAD');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+  });
+});
+
+describe('assets', () => {
+  const asset = '/assets/app-Ab12Cd34.js';
+
+  it('caches hashed assets for a year as immutable', async () => {
+    const response = await get(asset);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('etag')).toMatch(/^".+"$/);
+  });
+
+  it('serves the brotli or gzip variant the client accepts, and plain otherwise', async () => {
+    // fetch() would decode the body itself, so read the raw bytes through node:http.
+    const { request } = await import('node:http');
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(
+          `${server.url}${asset}`,
+          { headers: { 'accept-encoding': encoding } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({ headers: response.headers, body: Buffer.concat(chunks) }),
+            );
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+    const br = await raw('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+    const gzip = await raw('gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(script);
+    const identity = await raw('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.toString()).toBe(script);
+  });
+
+  it('answers 304 to a conditional request for an unchanged file', async () => {
+    const etag = (await get(asset)).headers.get('etag')!;
+    expect((await get(asset, { 'if-none-match': etag })).status).toBe(304);
+    expect((await get(asset, { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it('serves byte ranges, so audio can seek', async () => {
+    const response = await get('/audio/call.mp3', { range: 'bytes=100-199' });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 100-199/${audio.length}`);
+    expect((await response.arrayBuffer()).byteLength).toBe(100);
+    const outside = await get('/audio/call.mp3', { range: `bytes=${audio.length + 5}-` });
+    expect(outside.status).toBe(416);
+    expect((await get('/robots.txt')).headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+});
+
+describe('security headers', () => {
+  it('sends a CSP that allows our origin and the scheduler only, and the usual protections', async () => {
+    const response = await get('/');
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self' https://assets.calendly.com");
+    expect(csp).toContain('frame-src https://calendly.com');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('adds HSTS when the request came over https through a trusted proxy', async () => {
+    const response = await get('/', { 'x-forwarded-proto': 'https' });
+    expect(response.headers.get('strict-transport-security')).toBe(
+      'max-age=63072000; includeSubDomains',
+    );
+    expect(response.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+  });
+});
+
+describe('platform endpoints', () => {
+  it('GET /config.json gives the public URL and an anon key that verifies against the JWKS', async () => {
+    const response = await get('/config.json');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { url: string; anonKey: string };
+    expect(Object.keys(body).sort()).toEqual(['anonKey', 'url']);
+    expect(body.url).toBe(server.config.siteUrl);
+    const jwks = createRemoteJWKSet(new URL(`${server.url}/auth/v1/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(body.anonKey, jwks);
+    expect(payload.role).toBe('anon');
+    expect(JSON.stringify(body)).not.toContain(server.serviceRoleKey);
+  });
+
+  it('GET /health reports the database it runs on', async () => {
+    const response = await get('/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      database: { kind: testDatabaseKind(), ok: true },
+    });
+  });
+
+  it('publishes only public keys, cached for ten minutes', async () => {
+    const response = await get('/auth/v1/.well-known/jwks.json');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=600');
+    const { keys } = (await response.json()) as { keys: Record<string, unknown>[] };
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect(key).not.toHaveProperty('d');
+  });
+
+  it('answers unknown non-GET paths with a JSON 404', async () => {
+    const response = await fetch(`${server.url}/no-such-endpoint`, { method: 'POST' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: 'not_found' });
+  });
+});
+
+describe('the Supabase mount points', () => {
+  const mounts = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1'];
+
+  it('answer CORS preflights for the official client from any origin', async () => {
+    const requested =
+      'apikey, authorization, x-client-info, content-type, x-supabase-api-version, accept-profile, content-profile, prefer, range, x-upsert';
+    for (const mount of mounts) {
+      const response = await fetch(`${server.url}${mount}/anything`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://app.example.com',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': requested,
+        },
+      });
+      expect(response.status, mount).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
+      const allowed = response.headers
+        .get('access-control-allow-headers')!
+        .toLowerCase()
+        .split(',');
+      for (const header of requested.split(', ')) expect(allowed).toContain(header);
+    }
+  });
+
+  it('expose the response headers the client reads', async () => {
+    const response = await fetch(`${server.url}/rest/v1/anything`, {
+      headers: { origin: 'https://app.example.com' },
+    });
+    const exposed = response.headers.get('access-control-expose-headers')!;
+    for (const header of [
+      'Content-Range',
+      'X-Total-Count',
+      'Link',
+      'X-Supabase-Api-Version',
+      'Location',
+      'ETag',
+      'Content-Location',
+      'Preference-Applied',
+    ]) {
+      expect(exposed).toContain(header);
+    }
+  });
+
+  it('exist, answering in their own wire shapes', async () => {
+    expect(await (await get('/auth/v1/health')).json()).toMatchObject({ name: 'GoTrue' });
+    const rest = await get('/rest/v1/todos');
+    expect(rest.status).toBe(404);
+    expect(await rest.json()).toEqual(
+      expect.objectContaining({ code: expect.any(String), details: null, hint: null }),
+    );
+    const storage = await get('/storage/v1/bucket');
+    expect(await storage.json()).toEqual(
+      expect.objectContaining({ statusCode: '404', error: expect.any(String) }),
+    );
+  });
+});

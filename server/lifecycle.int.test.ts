@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cloneTestDatabase,
+  findFreePort,
+  testDatabaseKind,
+  type TestDatabase,
+} from './testing/harness';
+import { openPGlite } from './db/pglite';
+import { ROOT_DIR } from './testing/root-dir';
+
+/**
+ * The server as an operator runs it: its own process, started, signalled,
+ * restarted on the same data folder.
+ */
+
+const BIG_FILE_BYTES = 32 * 1024 * 1024;
+
+let folder: string;
+let siteDir: string;
+let dataDir: string;
+let postgres: TestDatabase | undefined;
+
+interface RunningProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startProcess(): Promise<RunningProcess> {
+  const port = await findFreePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT_DIR, 'server', 'main.ts')],
+    {
+      cwd: ROOT_DIR,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SITE_DIR: siteDir,
+        LOG_FORMAT: 'json',
+        ...(postgres ? { DATABASE_URL: postgresUrl } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('Cervana is ready')) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+let postgresUrl = '';
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'cervana-lifecycle-'));
+  siteDir = path.join(folder, 'site');
+  dataDir = path.join(folder, 'data');
+  await (await import('node:fs/promises')).mkdir(siteDir);
+  await writeFile(path.join(siteDir, 'index.html'), '<!doctype html><title>shell</title>');
+  await writeFile(path.join(siteDir, 'big.bin'), Buffer.alloc(BIG_FILE_BYTES, 1));
+  if (testDatabaseKind() === 'postgres') {
+    postgres = await cloneTestDatabase({ empty: true });
+    // The server connects by URL: find the empty database's.
+    const { rows } = await postgres.db.query<{ url: string }>(
+      `select 'postgres://postgres@127.0.0.1:' || current_setting('port') || '/' || current_database() as url`,
+    );
+    postgresUrl = rows[0]!.url;
+  }
+});
+
+afterAll(async () => {
+  await postgres?.drop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('the server process', () => {
+  let firstAnonKey = '';
+
+  it('starts on an empty data folder, creating the database and 0600 keys', async () => {
+    const server = await startProcess();
+    try {
+      const config = (await (await fetch(`${server.url}/config.json`)).json()) as {
+        anonKey: string;
+      };
+      firstAnonKey = config.anonKey;
+      expect(firstAnonKey.split('.')).toHaveLength(3);
+      expect((await stat(path.join(dataDir, 'keys.json'))).mode & 0o777).toBe(0o600);
+      expect(server.output()).toContain('applied migration platform/0001_roles');
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0 within 5 s', async () => {
+    const server = await startProcess();
+    let received = 0;
+    const download = new Promise<number>((resolve, reject) => {
+      request(`${server.url}/big.bin`, (response) => {
+        response.once('data', (chunk: Buffer) => {
+          received += chunk.length;
+          response.pause(); // hold the response open, mid-body
+          signalled.then(() => {
+            response.on('data', (more: Buffer) => (received += more.length));
+            response.on('end', () => resolve(received));
+            setTimeout(() => response.resume(), 300);
+          }, reject);
+        });
+        response.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+    let markSignalled: () => void = () => undefined;
+    const signalled = new Promise<void>((resolve) => (markSignalled = resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+    markSignalled();
+
+    expect(await download).toBe(BIG_FILE_BYTES);
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(5000);
+    expect(server.output()).toContain('SIGTERM: finishing in-flight requests');
+  });
+
+  it('restarts on the same data folder with the same keys and nothing re-applied', async () => {
+    const server = await startProcess();
+    try {
+      const config = (await (await fetch(`${server.url}/config.json`)).json()) as {
+        anonKey: string;
+      };
+      expect(config.anonKey).toBe(firstAnonKey);
+      expect(server.output()).not.toContain('applied migration');
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+    if (!postgres) {
+      // The embedded database was closed cleanly and still holds its history.
+      const db = await openPGlite(path.join(dataDir, 'pgdata'));
+      try {
+        const { rows } = await db.query<{ n: number }>(
+          `select count(*)::int as n from cervana.schema_migrations where scope = 'platform'`,
+        );
+        expect(rows[0]?.n).toBeGreaterThanOrEqual(3);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+
+  it('refuses to start on a bad configuration, naming the variable', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT_DIR, 'server', 'main.ts')],
+      {
+        cwd: ROOT_DIR,
+        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('PORT');
+  });
+});
