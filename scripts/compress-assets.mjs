@@ -6,7 +6,8 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-const COMPRESSIBLE = /\.(html|js|mjs|css|json|svg|txt|xml|webmanifest|map|ico|vtt)$/i;
+// HTML, XML and text carry the __SITE_URL__ placeholder: the server compresses them once filled in.
+const COMPRESSIBLE = /\.(js|mjs|css|json|svg|webmanifest|map|ico|vtt)$/i;
 const MIN_BYTES = 512;
 
 async function* files(directory) {

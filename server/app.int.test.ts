@@ -177,9 +177,13 @@ describe('platform endpoints', () => {
   it('GET /config.json gives the public URL and an anon key that verifies against the JWKS', async () => {
     const response = await get('/config.json');
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { url: string; anonKey: string };
-    expect(Object.keys(body).sort()).toEqual(['anonKey', 'url']);
+    const body = (await response.json()) as { url: string; anonKey: string; scheduler: unknown };
+    expect(Object.keys(body).sort()).toEqual(['anonKey', 'scheduler', 'url']);
     expect(body.url).toBe(server.config.siteUrl);
+    expect(body.scheduler).toEqual({
+      url: 'https://calendly.com/cervana/30min',
+      scriptUrl: 'https://assets.calendly.com/assets/external/widget.js',
+    });
     const jwks = createRemoteJWKSet(new URL(`${server.url}/auth/v1/.well-known/jwks.json`));
     const { payload } = await jwtVerify(body.anonKey, jwks);
     expect(payload.role).toBe('anon');

@@ -82,7 +82,15 @@ export function createApp(dependencies: AppDependencies): Hono {
   });
 
   app.get('/config.json', (c) =>
-    c.json({ url: config.apiUrl, anonKey: keys.anonKey }, 200, { 'Cache-Control': 'no-cache' }),
+    c.json(
+      {
+        url: config.apiUrl,
+        anonKey: keys.anonKey,
+        scheduler: { url: config.scheduler.url, scriptUrl: config.scheduler.scriptUrl },
+      },
+      200,
+      { 'Cache-Control': 'no-cache' },
+    ),
   );
 
   for (const mount of API_MOUNTS) app.use(`${mount}/*`, supabaseCors());

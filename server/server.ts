@@ -44,7 +44,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
   const { config, logger } = dependencies;
-  const site = await createStaticSite({ siteDir: config.siteDir, isRoute: isAppRoute });
+  const site = await createStaticSite({
+    siteDir: config.siteDir,
+    isRoute: isAppRoute,
+    siteUrl: config.siteUrl,
+  });
   if (!site.isBuilt) logger.warn(`no built site in ${config.siteDir}: run \`npm run build\``);
   const app = createApp({ ...dependencies, site });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 
@@ -9,7 +12,17 @@ import { getMimeType } from 'hono/utils/mime';
  * Serves the built site (`dist/client`): hashed assets cached for a year,
  * HTML never cached, brotli/gzip variants made at build time, and a real 404
  * (with the not-found page) for any path that is not one of the app's pages.
+ *
+ * Pages come from the build's prerendered HTML (`/partner` → `partner/index.html`),
+ * else from `shell.html`. HTML, the sitemap and robots.txt carry `__SITE_URL__`,
+ * replaced here with SITE_URL (then compressed once and kept in memory), so
+ * one build serves any deployment.
  */
+
+export const SITE_URL_PLACEHOLDER = '__SITE_URL__';
+const TEMPLATED = /\.(html|xml|txt)$/;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 interface Variant {
   file: string;
@@ -23,11 +36,15 @@ interface SiteFile {
   etag: string;
   contentType: string;
   encoded: { br?: Variant; gzip?: Variant };
+  /** Text with the site URL filled in, for templated files. */
+  templated?: Uint8Array<ArrayBuffer>;
 }
 
 export interface StaticSiteOptions {
   siteDir: string;
   isRoute(pathname: string): boolean;
+  /** Replaces `__SITE_URL__` in HTML, XML and text files. */
+  siteUrl: string;
 }
 
 export interface StaticSite {
@@ -53,7 +70,7 @@ async function walk(directory: string, prefix = ''): Promise<string[]> {
   return files;
 }
 
-async function indexSite(siteDir: string): Promise<Map<string, SiteFile>> {
+async function indexSite(siteDir: string, siteUrl: string): Promise<Map<string, SiteFile>> {
   const index = new Map<string, SiteFile>();
   let files: string[];
   try {
@@ -69,6 +86,20 @@ async function indexSite(siteDir: string): Promise<Map<string, SiteFile>> {
       .map(async (urlPath) => {
         const file = path.join(siteDir, urlPath);
         const info = await stat(file);
+        if (TEMPLATED.test(urlPath)) {
+          const text = (await readFile(file, 'utf8')).replaceAll(SITE_URL_PLACEHOLDER, siteUrl);
+          const templated = new Uint8Array(Buffer.from(text, 'utf8'));
+          index.set(urlPath, {
+            file,
+            size: templated.byteLength,
+            modified: info.mtime,
+            etag: `"${createHash('sha256').update(templated).digest('base64url').slice(0, 22)}"`,
+            contentType: contentTypeOf(urlPath),
+            encoded: {},
+            templated,
+          });
+          return;
+        }
         const encoded: SiteFile['encoded'] = {};
         for (const [encoding, suffix] of [
           ['br', '.br'],
@@ -104,7 +135,7 @@ function contentTypeOf(urlPath: string): string {
 /** The best encoding the client accepts among those we have, or undefined for identity. */
 export function chooseEncoding(
   acceptEncoding: string | undefined,
-  available: SiteFile['encoded'],
+  available: Partial<Record<'br' | 'gzip', unknown>>,
 ): 'br' | 'gzip' | undefined {
   if (!acceptEncoding) return undefined;
   const accepted = new Map<string, number>();
@@ -158,8 +189,30 @@ function isNotModified(c: Context, entry: SiteFile): boolean {
 }
 
 export async function createStaticSite(options: StaticSiteOptions): Promise<StaticSite> {
-  const index = await indexSite(options.siteDir);
+  const index = await indexSite(options.siteDir, options.siteUrl);
   const memory = new Map<string, Uint8Array<ArrayBuffer>>();
+  const compressed = new Map<
+    string,
+    Promise<{ br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> }>
+  >();
+
+  /** Compresses a templated file once, on its first request. */
+  function compressedVariants(entry: SiteFile & { templated: Uint8Array<ArrayBuffer> }) {
+    let variants = compressed.get(entry.file);
+    if (!variants) {
+      variants = Promise.all([
+        brotliAsync(entry.templated, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.size,
+          },
+        }),
+        gzipAsync(entry.templated, { level: 9 }),
+      ]).then(([br, gz]) => ({ br: new Uint8Array(br), gzip: new Uint8Array(gz) }));
+      compressed.set(entry.file, variants);
+    }
+    return variants;
+  }
 
   async function body(file: string, size: number, range?: { start: number; end: number }) {
     if (size <= MEMORY_CACHE_LIMIT) {
@@ -190,6 +243,17 @@ export async function createStaticSite(options: StaticSiteOptions): Promise<Stat
     const isHead = c.req.method === 'HEAD';
     if (status === 200 && isNotModified(c, entry))
       return new Response(null, { status: 304, headers });
+
+    if (entry.templated) {
+      const templated = entry.templated;
+      const encoding = chooseEncoding(c.req.header('accept-encoding'), { br: true, gzip: true });
+      const bytes = encoding
+        ? (await compressedVariants({ ...entry, templated }))[encoding]
+        : templated;
+      if (encoding) headers.set('Content-Encoding', encoding);
+      headers.set('Content-Length', String(bytes.byteLength));
+      return new Response(isHead ? null : bytes, { status, headers });
+    }
 
     const encoding = chooseEncoding(c.req.header('accept-encoding'), entry.encoded);
     if (encoding) {
@@ -252,7 +316,7 @@ export async function createStaticSite(options: StaticSiteOptions): Promise<Stat
         return c.redirect(`${pathname.replace(/\/+$/, '')}${url.search}`, 301);
       }
 
-      const shell = index.get('/index.html');
+      const shell = index.get('/shell.html') ?? index.get('/index.html');
       if (options.isRoute(pathname)) {
         const page =
           index.get(pathname === '/' ? '/index.html' : `${pathname}/index.html`) ?? shell;
