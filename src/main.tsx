@@ -1,13 +1,10 @@
-import '@fontsource-variable/inter/wght.css';
 import './index.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('missing #root element');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+
+// Prerendered pages hydrate; the others (and the shell) render from scratch.
+if (container.dataset.prerendered === 'true') hydrateRoot(container, <App />);
+else createRoot(container).render(<App />);

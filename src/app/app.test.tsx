@@ -1,8 +1,10 @@
-import { act, render, screen } from '@testing-library/react';
-import { Toaster, toast } from 'sonner';
+import { act, screen } from '@testing-library/react';
+import { toast } from 'sonner';
 import { describe, expect, it } from 'vitest';
+import { Toaster, VISIBLE_TOASTS } from '@/components/ui/toaster';
 import { GC_TIME_MS, STALE_TIME_MS, createQueryClient } from '@/lib/query-client';
-import { App, VISIBLE_TOASTS } from './app';
+import { renderAsync } from '@/testing/render';
+import { App } from './app';
 
 describe('the app providers', () => {
   it('keeps data fresh for 5 minutes and in memory for 10', () => {
@@ -14,7 +16,8 @@ describe('the app providers', () => {
   });
 
   it('shows at most three toasts at once', async () => {
-    render(<Toaster visibleToasts={VISIBLE_TOASTS} />);
+    await renderAsync(<Toaster />);
+    await screen.findByRole('region', { name: /notifications/i });
     act(() => {
       for (const n of [1, 2, 3, 4, 5]) toast(`Message ${n}`);
     });
@@ -26,7 +29,7 @@ describe('the app providers', () => {
 
   it('renders the landing page inside the providers', async () => {
     window.history.pushState({}, '', '/');
-    render(<App />);
+    await renderAsync(<App />);
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(/customer success/i);
   });
 });

@@ -1,20 +1,23 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { StrictMode, useState, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
-import { createQueryClient } from '@/lib/query-client';
+import { Toaster } from '@/components/ui/toaster';
 import { createRouter } from './router';
 
-/** At most three toasts on screen at once. */
-export const VISIBLE_TOASTS = 3;
+/** What wraps every page, in the browser and when prerendering. */
+export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <StrictMode>
+      {children}
+      <Toaster />
+    </StrictMode>
+  );
+}
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   const [router] = useState(createRouter);
   return (
-    <QueryClientProvider client={queryClient}>
+    <AppShell>
       <RouterProvider router={router} />
-      <Toaster visibleToasts={VISIBLE_TOASTS} position="bottom-right" closeButton />
-    </QueryClientProvider>
+    </AppShell>
   );
 }

@@ -1,7 +1,6 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
 
-/** Joins class names; later Tailwind utilities win over earlier conflicting ones. */
+/** Joins class names. Components avoid conflicting utilities instead of merging them at run time. */
 export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

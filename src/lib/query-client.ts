@@ -11,3 +11,11 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+let browserClient: QueryClient | undefined;
+
+/** The one client of the page, shared by every data route so the cache survives navigation. */
+export function getQueryClient(): QueryClient {
+  browserClient ??= createQueryClient();
+  return browserClient;
+}

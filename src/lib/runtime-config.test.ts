@@ -3,10 +3,34 @@ import { RuntimeConfigError, parseRuntimeConfig } from './runtime-config';
 
 describe('parseRuntimeConfig', () => {
   it('accepts the shape /config.json serves', () => {
-    expect(parseRuntimeConfig({ url: 'http://localhost:3000', anonKey: 'a.b.c' })).toEqual({
+    expect(
+      parseRuntimeConfig({
+        url: 'http://localhost:3000',
+        anonKey: 'a.b.c',
+        scheduler: {
+          url: 'https://calendly.com/x/30min',
+          scriptUrl: 'https://assets.calendly.com/w.js',
+        },
+      }),
+    ).toEqual({
       url: 'http://localhost:3000',
       anonKey: 'a.b.c',
+      scheduler: {
+        url: 'https://calendly.com/x/30min',
+        scriptUrl: 'https://assets.calendly.com/w.js',
+      },
     });
+  });
+
+  it('treats a missing or malformed scheduler as no scheduler', () => {
+    expect(parseRuntimeConfig({ url: 'https://x', anonKey: 'k' }).scheduler).toBeUndefined();
+    expect(
+      parseRuntimeConfig({
+        url: 'https://x',
+        anonKey: 'k',
+        scheduler: { url: 'javascript:alert(1)', scriptUrl: 'https://y' },
+      }).scheduler,
+    ).toBeUndefined();
   });
 
   it.each([

@@ -1,0 +1,89 @@
+// Renders the public pages to HTML at build time (after `vite build` of the
+// client and of src/entry-server.tsx), writes the SPA shell for the other
+// pages, the sitemap and robots.txt. URLs carry __SITE_URL__, which the server
+// replaces with SITE_URL, so one build serves any deployment.
+import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const clientDir = path.join(root, 'dist', 'client');
+const ssrDir = path.join(root, 'dist', 'ssr');
+
+/** Prerendered pages: path → file. The not-found page renders an unmatched path. */
+const pages = [
+  { path: '/', file: 'index.html', sitemap: true },
+  { path: '/partner', file: 'partner/index.html', sitemap: true },
+  { path: '/demo', file: 'demo/index.html', sitemap: true },
+  { path: '/talk-to-sales', file: 'talk-to-sales/index.html', sitemap: true },
+  { path: '/privacy-policy', file: 'privacy-policy/index.html', sitemap: true },
+  { path: '/__not-found__', file: '404.html', sitemap: false },
+];
+
+const { renderPage, SITE_URL_PLACEHOLDER } = await import(
+  pathToFileURL(path.join(ssrDir, 'entry-server.js')).href
+);
+const template = await readFile(path.join(clientDir, 'index.html'), 'utf8');
+
+// Inline the stylesheet: one round trip less before first paint.
+const stylesheet = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/.exec(
+  template,
+);
+if (!stylesheet) throw new Error('no stylesheet link in dist/client/index.html');
+const css = await readFile(path.join(clientDir, stylesheet[1]), 'utf8');
+const fontFile = /url\((\/assets\/inter-latin-wght-normal-[^)]+\.woff2)\)/.exec(css)?.[1];
+if (!fontFile) throw new Error('the Latin Inter font is missing from the stylesheet');
+
+function page({ head, body, prerendered }) {
+  return template
+    .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
+    .replace(
+      stylesheet[0],
+      `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    <style>${css}</style>`,
+    )
+    .replace(
+      '<div id="root"></div>',
+      prerendered
+        ? `<div id="root" data-prerendered="true">${body}</div>`
+        : `<div id="root">${body}</div>`,
+    );
+}
+
+// The shell serves every page that is not prerendered (sign-in area): 'Loading...' until the app starts.
+const shellHead = [
+  '<title>Cervana</title>',
+  '<meta name="description" content="Cervana, the AI phone agent for customer success teams." />',
+  '<meta name="robots" content="noindex" />',
+].join('\n    ');
+const shellBody =
+  '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600">Loading...</p></div>';
+await writeFile(
+  path.join(clientDir, 'shell.html'),
+  page({ head: shellHead, body: shellBody, prerendered: false }),
+);
+
+for (const entry of pages) {
+  const rendered = await renderPage(entry.path);
+  const target = path.join(clientDir, entry.file);
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(target, page({ ...rendered, prerendered: true }));
+}
+
+const sitemap = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+  ...pages
+    .filter((entry) => entry.sitemap)
+    .map((entry) => `  <url><loc>${SITE_URL_PLACEHOLDER}${entry.path}</loc></url>`),
+  '</urlset>',
+  '',
+].join('\n');
+await writeFile(path.join(clientDir, 'sitemap.xml'), sitemap);
+const robots = await readFile(path.join(root, 'public', 'robots.txt'), 'utf8');
+await writeFile(
+  path.join(clientDir, 'robots.txt'),
+  `${robots.trimEnd()}\n\nSitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`,
+);
+
+await rm(ssrDir, { recursive: true, force: true });
+console.log(`prerendered ${pages.length} pages, the shell, sitemap.xml and robots.txt`);

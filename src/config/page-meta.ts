@@ -1,0 +1,73 @@
+import { paths } from './paths';
+
+/**
+ * Title, description and indexing of every page: written into the prerendered
+ * HTML at build time and kept in sync on client-side navigation.
+ */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Canonical path of the page. */
+  path: string;
+  isIndexed: boolean;
+  /** Social card image, a path on this site. */
+  image?: string;
+}
+
+export const SITE_URL_PLACEHOLDER = '__SITE_URL__';
+export const DEFAULT_SOCIAL_IMAGE = '/og-image.png';
+
+const page = (path: string, title: string, description: string, isIndexed = true): PageMeta => ({
+  path,
+  title,
+  description,
+  isIndexed,
+});
+
+export const pageMeta = {
+  home: page(
+    paths.home,
+    'Cervana — the AI phone agent for customer success teams',
+    'Cervana answers every customer call, resolves the issue on the spot, and hands off to your CSMs with full context when it cannot. Book a 15-minute demo.',
+  ),
+  partner: page(
+    paths.partner,
+    'Partner program — Cervana',
+    'Refer customer success teams to Cervana and earn recurring commission on every account you bring.',
+  ),
+  partnerPortal: page(
+    paths.partnerPortal,
+    'Partner portal — Cervana',
+    'Your referral link, referred leads, commissions and marketing assets.',
+    false,
+  ),
+  auth: page(paths.auth, 'Sign in — Cervana', 'Sign in to Cervana or create an account.', false),
+  dashboard: page(
+    paths.dashboard,
+    'Dashboard — Cervana',
+    'What your phone agent did: calls, resolutions and hand-offs.',
+    false,
+  ),
+  admin: page(paths.admin, 'Admin — Cervana', 'Cervana administration.', false),
+  demo: page(
+    paths.demo,
+    'Book a demo — Cervana',
+    'Pick a 30-minute slot in your time zone and see Cervana answer real customer success calls.',
+  ),
+  talkToSales: page(
+    paths.talkToSales,
+    'Talk to Sales — Cervana',
+    'Tell us about your customer success team; we answer within one business day.',
+  ),
+  privacyPolicy: page(
+    paths.privacyPolicy,
+    'Privacy policy — Cervana',
+    'How Cervana handles call recordings, transcripts and personal data: what we collect, why, for how long, and your rights.',
+  ),
+  notFound: page(
+    '/404',
+    'Page not found — Cervana',
+    'The page you were looking for does not exist.',
+    false,
+  ),
+} satisfies Record<string, PageMeta>;

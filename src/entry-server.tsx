@@ -1,0 +1,64 @@
+import { prerender } from 'react-dom/static';
+import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import { AppShell } from './app/app';
+import { renderHead, type RouteHandle } from './app/head-tags';
+import { loadFooter } from './app/root-layout';
+import { onDemandPages, routes } from './app/router';
+import { landingSections } from './app/routes/landing';
+import { SITE_URL_PLACEHOLDER, pageMeta } from './config/page-meta';
+import { paths } from './config/paths';
+import { landingStructuredData } from './features/marketing/seo';
+import { loadComponent } from './lib/on-demand';
+
+/**
+ * Build-time rendering of the public pages (scripts/prerender.mjs). React
+ * waits for every on-demand section, so the HTML holds the whole page; the
+ * browser then hydrates it, section by section as they come into view.
+ */
+
+const structuredData: Record<string, (siteUrl: string) => object[]> = {
+  [paths.home]: landingStructuredData,
+};
+
+export interface RenderedPage {
+  /** The app's markup, for inside #root. */
+  body: string;
+  /** Title, meta, canonical and JSON-LD, with the site URL as a placeholder. */
+  head: string;
+}
+
+// Everything loaded before rendering, so nothing suspends and the HTML comes out in order.
+const everythingLoaded = Promise.all([
+  ...onDemandPages.map((page) => page.preload()),
+  ...landingSections.map((section) => loadComponent(section.loader)),
+  loadComponent(loadFooter),
+]);
+
+export async function renderPage(pathname: string): Promise<RenderedPage> {
+  await everythingLoaded;
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://prerender.invalid${pathname}`));
+  if (context instanceof Response)
+    throw new Error(`${pathname} redirects; it cannot be prerendered`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const { prelude } = await prerender(
+    <AppShell>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </AppShell>,
+    // Never outline a large boundary into a segment that an inline script moves:
+    // the page must read in order without JavaScript, and the CSP forbids inline scripts.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  const body = await new Response(prelude).text();
+  const handle = [...context.matches]
+    .reverse()
+    .map((match) => match.route.handle as RouteHandle | undefined)
+    .find((candidate) => candidate?.meta);
+  const meta = handle?.meta ?? pageMeta.notFound;
+  return {
+    body,
+    head: renderHead(meta, SITE_URL_PLACEHOLDER, structuredData[pathname]?.(SITE_URL_PLACEHOLDER)),
+  };
+}
+
+export { pageMeta, SITE_URL_PLACEHOLDER };
