@@ -1,13 +1,17 @@
 import { Outlet, ScrollRestoration } from 'react-router';
-import { SiteFooter } from '@/components/layout/site-footer';
+import { LazySection } from '@/components/layout/lazy-section';
 import { SiteHeader } from '@/components/layout/site-header';
+import { SectionSkeleton } from '@/components/ui/skeleton';
+import { DocumentMeta } from './document-meta';
+
+export const loadFooter = () => import('@/components/layout/site-footer');
 
 export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <a
         href="#main"
-        className="sr-only z-50 rounded bg-white px-4 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        className="sr-only z-[60] rounded bg-white px-4 py-2 font-semibold text-ink-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
       >
         Skip to content
       </a>
@@ -15,7 +19,11 @@ export function RootLayout() {
       <div id="main" className="flex-1">
         <Outlet />
       </div>
-      <SiteFooter />
+      <LazySection
+        loader={loadFooter}
+        skeleton={<SectionSkeleton tone="dark" className="min-h-[560px] lg:min-h-[330px]" />}
+      />
+      <DocumentMeta />
       <ScrollRestoration />
     </div>
   );

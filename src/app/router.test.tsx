@@ -1,13 +1,14 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appRoutePatterns, isAppRoute, paths } from '@/config/paths';
+import { renderAsync } from '@/testing/render';
 import { routes } from './router';
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
-  return router;
+  return renderAsync(
+    <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />,
+  );
 }
 
 function routePaths(table: RouteObject[]): string[] {
@@ -36,35 +37,33 @@ describe('the route table', () => {
   });
 
   it.each(Object.entries(pageHeadings))('renders its own page at %s', async (path, heading) => {
-    renderAt(path);
+    await renderAt(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
   });
 
   it('renders the not-found page for any other path', async () => {
-    renderAt('/no-such-page');
+    await renderAt('/no-such-page');
     expect(
       await screen.findByRole('heading', { level: 1, name: /could not find that page/i }),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /go to the home page/i })).toHaveAttribute('href', '/');
   });
 
-  it("shows 'Loading...' while a page's code loads, then the page", async () => {
-    vi.resetModules(); // a fresh route table, whose pages have not loaded yet
-    const fresh = await import('./router');
-    render(
-      <RouterProvider
-        router={createMemoryRouter(fresh.routes, { initialEntries: [paths.demo] })}
-      />,
-    );
-    expect(screen.getByText('Loading...')).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
-  });
-
-  it('renders the landing page at once, without loading code on demand', () => {
-    renderAt(paths.home);
-    expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+  it('renders every landing section in the spec order, the footer last', async () => {
+    await renderAt(paths.home);
+    const headings = await screen.findAllByRole('heading', { level: 2 });
+    const ids = headings.map((heading) => heading.id).filter(Boolean);
+    expect(ids).toEqual([
+      'cost-savings-heading',
+      'how-it-works-heading',
+      'industries-heading',
+      'audio-demo-heading',
+      'use-cases-heading',
+      'why-cervana-heading',
+      'partner-cta-heading',
+      'social-proof-heading',
+    ]);
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
 });
 

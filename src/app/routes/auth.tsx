@@ -3,7 +3,6 @@ import { PageIntro } from '@/components/layout/page-intro';
 export default function AuthPage() {
   return (
     <main>
-      <title>Sign in · Cervana</title>
       <PageIntro eyebrow="Account" title="Sign in to Cervana">
         <p>Sign in or create an account to see what your phone agent did today.</p>
       </PageIntro>

@@ -1,25 +1,82 @@
-import { Link } from 'react-router';
-import { PageIntro } from '@/components/layout/page-intro';
-import { buttonStyles } from '@/components/ui/button-styles';
-import { paths } from '@/config/paths';
+import { LazySection, type SectionLoader } from '@/components/layout/lazy-section';
+import { SectionSkeleton } from '@/components/ui/skeleton';
+import { sectionIds } from '@/config/site';
+
+interface LandingSection {
+  name: string;
+  id?: string;
+  loader: SectionLoader;
+  /** The section's height at each breakpoint, held by the skeleton. */
+  height: string;
+  tone?: 'light' | 'dark';
+}
+
+/** The spec's sections, in its order; the footer (the tenth) comes from the layout. */
+export const landingSections: LandingSection[] = [
+  {
+    name: 'hero',
+    loader: () => import('@/features/marketing/components/hero-section'),
+    height: 'min-h-[1180px] sm:min-h-[1100px] xl:min-h-[760px]',
+    tone: 'dark',
+  },
+  {
+    name: 'cost-savings',
+    loader: () => import('@/features/marketing/components/cost-savings-section'),
+    height: 'min-h-[2300px] md:min-h-[1700px] lg:min-h-[1350px]',
+  },
+  {
+    name: 'how-it-works',
+    id: sectionIds.howItWorks,
+    loader: () => import('@/features/marketing/components/how-it-works-section'),
+    height: 'min-h-[1500px] md:min-h-[1050px] xl:min-h-[760px]',
+  },
+  {
+    name: 'industries',
+    id: sectionIds.industries,
+    loader: () => import('@/features/marketing/components/industries-section'),
+    height: 'min-h-[1350px] lg:min-h-[820px]',
+  },
+  {
+    name: 'audio-demo',
+    id: sectionIds.audioDemo,
+    loader: () => import('@/features/marketing/components/audio-demo-section'),
+    height: 'min-h-[1300px] lg:min-h-[900px]',
+    tone: 'dark',
+  },
+  {
+    name: 'use-cases',
+    loader: () => import('@/features/marketing/components/use-case-carousel-section'),
+    height: 'min-h-[960px] md:min-h-[820px]',
+  },
+  {
+    name: 'why-cervana',
+    id: sectionIds.whyCervana,
+    loader: () => import('@/features/marketing/components/why-cervana-section'),
+    height: 'min-h-[2500px] lg:min-h-[1650px]',
+  },
+  {
+    name: 'partner-cta',
+    loader: () => import('@/features/marketing/components/partner-cta-section'),
+    height: 'min-h-[760px] lg:min-h-[520px]',
+  },
+  {
+    name: 'social-proof',
+    loader: () => import('@/features/marketing/components/social-proof-section'),
+    height: 'min-h-[1150px] sm:min-h-[700px] lg:min-h-[500px]',
+  },
+];
 
 export function LandingPage() {
   return (
     <main>
-      <PageIntro eyebrow="Cervana" title="The AI phone system for customer success">
-        <p>
-          Cervana answers every customer call, resolves the issue, and hands off to your CSMs with
-          full context when it cannot.
-        </p>
-      </PageIntro>
-      <div className="flex flex-wrap justify-center gap-3 px-6 pb-24">
-        <Link to={paths.demo} className={buttonStyles({ size: 'lg' })}>
-          Book a 15-min demo
-        </Link>
-        <Link to={paths.talkToSales} className={buttonStyles({ size: 'lg', variant: 'secondary' })}>
-          Talk to Sales
-        </Link>
-      </div>
+      {landingSections.map((section) => (
+        <LazySection
+          key={section.name}
+          id={section.id}
+          loader={section.loader}
+          skeleton={<SectionSkeleton className={section.height} tone={section.tone} />}
+        />
+      ))}
     </main>
   );
 }

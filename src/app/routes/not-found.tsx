@@ -6,8 +6,6 @@ import { paths } from '@/config/paths';
 export default function NotFoundPage() {
   return (
     <main>
-      <title>Page not found · Cervana</title>
-      <meta name="robots" content="noindex" />
       <PageIntro eyebrow="404" title="We could not find that page">
         <p>The link may be old or mistyped. These will get you back on track:</p>
       </PageIntro>

@@ -3,7 +3,6 @@ import { PageIntro } from '@/components/layout/page-intro';
 export default function PartnerPortalPage() {
   return (
     <main>
-      <title>Partner portal · Cervana</title>
       <PageIntro eyebrow="Partner portal" title="Your referrals, commissions and assets">
         <p>Sign in to see your referral link, the leads you brought in and what you have earned.</p>
       </PageIntro>

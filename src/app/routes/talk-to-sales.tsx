@@ -3,7 +3,6 @@ import { PageIntro } from '@/components/layout/page-intro';
 export default function TalkToSalesPage() {
   return (
     <main>
-      <title>Talk to Sales · Cervana</title>
       <PageIntro eyebrow="Talk to Sales" title="Talk to our sales team">
         <p>
           Tell us about your customer success team and we will come back within one business day.

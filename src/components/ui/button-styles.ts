@@ -1,12 +1,18 @@
 import { cn } from '@/lib/cn';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost';
+/**
+ * `primary` and `secondary` sit on light backgrounds, `bright` and `outline`
+ * on dark ones. Every text/background pair meets WCAG AA.
+ */
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'bright' | 'outline';
 export type ButtonSize = 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
-  primary: 'bg-azure-700 text-white hover:bg-azure-800 shadow-sm',
-  secondary: 'bg-white text-ink-900 ring-1 ring-inset ring-sand-200 hover:bg-sand-100',
+  primary: 'bg-azure-700 text-white shadow-sm hover:bg-azure-800',
+  secondary: 'bg-white text-ink-900 ring-1 ring-sand-200 ring-inset hover:bg-sand-100',
   ghost: 'text-ink-800 hover:bg-sand-100',
+  bright: 'bg-azure-500 text-ink-900 shadow-sm hover:bg-azure-400',
+  outline: 'text-white ring-1 ring-white/35 ring-inset hover:bg-white/10',
 };
 
 const sizes: Record<ButtonSize, string> = {
@@ -19,7 +25,7 @@ export function buttonStyles(
   options: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {},
 ): string {
   return cn(
-    'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:pointer-events-none disabled:opacity-60',
+    'inline-flex items-center justify-center gap-2 rounded-lg font-semibold whitespace-nowrap transition-colors disabled:pointer-events-none disabled:opacity-60 aria-busy:cursor-progress',
     variants[options.variant ?? 'primary'],
     sizes[options.size ?? 'md'],
     options.className,

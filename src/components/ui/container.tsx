@@ -1,0 +1,7 @@
+import type { ReactNode } from 'react';
+import { cn } from '@/lib/cn';
+
+/** The content column: about 1280 px wide with the page's side padding. */
+export function Container({ children, className }: { children: ReactNode; className?: string }) {
+  return <div className={cn('mx-auto w-full max-w-7xl px-5 sm:px-8', className)}>{children}</div>;
+}
