@@ -34,18 +34,8 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  projects: [
-    {
-      name: 'phone',
-      use: {
-        viewport: { width: 390, height: 844 },
-        isMobile: true,
-        hasTouch: true,
-        deviceScaleFactor: 2,
-      },
-    },
-    { name: 'laptop', use: { viewport: { width: 1440, height: 900 } } },
-  ],
+  // One browser project: each spec sets the viewports it needs (the spec names six).
+  projects: [{ name: 'chromium', use: { viewport: { width: 1440, height: 900 } } }],
   webServer: {
     command: 'node scripts/e2e-server.mjs',
     url: `${baseURL}/health`,

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { collectErrors, phoneAndDesktop } from './support';
 
 const pages = [
   { path: '/', heading: /AI phone system for customer success/i },
@@ -12,23 +13,19 @@ const pages = [
   { path: '/privacy-policy', heading: /privacy policy/i },
 ];
 
-/** Console errors include CSP violations: a page must produce none. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-for (const { path, heading } of pages) {
-  test(`${path} renders its page`, async ({ page }) => {
-    const errors = collectErrors(page);
-    const response = await page.goto(path);
-    expect(response?.status()).toBe(200);
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-    expect(errors).toEqual([]);
+for (const viewport of phoneAndDesktop) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    for (const { path, heading } of pages) {
+      test(`${path} renders its page`, async ({ page }) => {
+        const errors = collectErrors(page);
+        const response = await page.goto(path);
+        expect(response?.status()).toBe(200);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await page.waitForSelector('html[data-ready="true"]');
+        expect(errors).toEqual([]);
+      });
+    }
   });
 }
 
@@ -39,6 +36,7 @@ test('an unknown path answers 404 with the not-found page', async ({ page }) => 
   await expect(
     page.getByRole('heading', { level: 1, name: /could not find that page/i }),
   ).toBeVisible();
+  await page.waitForSelector('html[data-ready="true"]');
   await page.getByRole('link', { name: /go to the home page/i }).click();
   await expect(page).toHaveURL('/');
   await expect(page.getByRole('heading', { level: 1, name: /customer success/i })).toBeVisible();
@@ -53,8 +51,8 @@ test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async (
     await route.continue();
   });
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.getByRole('link', { name: 'Talk to Sales' }).first().click();
+  await page.waitForSelector('html[data-ready="true"]');
+  await page.locator('header').getByRole('link', { name: 'Talk to Sales' }).click();
   await expect(page.getByText('Loading...')).toBeVisible();
   await expect(
     page.getByRole('heading', { level: 1, name: /talk to our sales team/i }),
@@ -62,14 +60,19 @@ test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async (
   await expect(page.getByText('Loading...')).toBeHidden();
 });
 
-test("a direct visit shows 'Loading...' until the page's code arrives", async ({ page }) => {
-  await page.route('**/assets/privacy-policy-*.js', async (route) => {
+test("a direct visit to a page that is not prerendered shows 'Loading...' until its code arrives", async ({
+  page,
+}) => {
+  await page.route('**/assets/dashboard-*.js', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
-  await page.goto('/privacy-policy');
+  await page.goto('/dashboard');
   await expect(page.getByText('Loading...')).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1, name: /privacy policy/i })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: /your phone agent at a glance/i }),
+  ).toBeVisible();
+  await expect(page.getByText('Loading...')).toBeHidden();
 });
 
 test('the browser gets the API URL and anon key at run time', async ({ page, baseURL }) => {

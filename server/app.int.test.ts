@@ -24,6 +24,27 @@ beforeAll(async () => {
   await writeFile(path.join(siteDir, 'assets', 'app-Ab12Cd34.js.gz'), gzipSync(script));
   await writeFile(path.join(siteDir, 'robots.txt'), 'User-agent: *\n');
   await writeFile(path.join(siteDir, 'audio', 'call.mp3'), audio);
+  await writeFile(
+    path.join(siteDir, '.csp.json'),
+    JSON.stringify({ scriptHashes: ['sha256-AbC123+/=', 'not-a-hash'] }),
+  );
+  await writeFile(
+    path.join(siteDir, 'shell.html'),
+    '<!doctype html><title>shell</title><p>Loading...</p>',
+  );
+  await mkdir(path.join(siteDir, 'partner'));
+  await writeFile(
+    path.join(siteDir, 'partner', 'index.html'),
+    '<!doctype html><link rel="canonical" href="__SITE_URL__/partner"><h1>Partner page</h1>',
+  );
+  await writeFile(
+    path.join(siteDir, '404.html'),
+    '<!doctype html><h1>We could not find that page</h1>',
+  );
+  await writeFile(
+    path.join(siteDir, 'sitemap.xml'),
+    '<urlset><url><loc>__SITE_URL__/</loc></url></urlset>',
+  );
   server = await startTestServer({
     env: {
       SITE_DIR: siteDir,
@@ -42,10 +63,9 @@ function get(pathname: string, headers: Record<string, string> = {}, method = 'G
 }
 
 describe('pages', () => {
-  it('serves every route of the app with the page and no caching', async () => {
-    for (const route of [
+  it('serves every route with no caching: its prerendered page, else the shell', async () => {
+    const routes = [
       '/',
-      '/partner',
       '/partner-portal',
       '/auth',
       '/dashboard',
@@ -53,20 +73,37 @@ describe('pages', () => {
       '/demo',
       '/talk-to-sales',
       '/privacy-policy',
-    ]) {
+    ];
+    for (const route of routes) {
       const response = await get(route);
       expect(response.status, route).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
-      expect(await response.text()).toContain('Cervana shell');
+      expect(await response.text()).toContain(route === '/' ? 'Cervana shell' : 'Loading...');
     }
+    expect(await (await get('/partner')).text()).toContain('<h1>Partner page</h1>');
+  });
+
+  it('fills the site URL into prerendered HTML and the sitemap', async () => {
+    expect(await (await get('/partner')).text()).toContain(
+      `<link rel="canonical" href="${server.config.siteUrl}/partner">`,
+    );
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.headers.get('content-type')).toMatch(/xml/);
+    expect(await sitemap.text()).toBe(
+      `<urlset><url><loc>${server.config.siteUrl}/</loc></url></urlset>`,
+    );
+  });
+
+  it('never serves build metadata', async () => {
+    expect((await get('/.csp.json')).status).toBe(404);
   });
 
   it('answers a path that is not a page with a real 404 carrying the not-found page', async () => {
     const response = await get('/no-such-page');
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await response.text()).toContain('<div id="root">');
+    expect(await response.text()).toContain('We could not find that page');
     expect((await get('/partner/unknown')).status).toBe(404);
   });
 
@@ -153,11 +190,13 @@ describe('security headers', () => {
     const response = await get('/');
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self' https://assets.calendly.com");
     expect(csp).toContain('frame-src https://calendly.com');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // The build's inline bootstrap, by hash, and nothing malformed from the file.
+    expect(csp).toContain("script-src 'self' 'sha256-AbC123+/=' https://assets.calendly.com");
+    expect(csp).not.toContain('not-a-hash');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
