@@ -2,6 +2,7 @@
 // client and of src/entry-server.tsx), writes the SPA shell for the other
 // pages, the sitemap and robots.txt. URLs carry __SITE_URL__, which the server
 // replaces with SITE_URL, so one build serves any deployment.
+import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,11 +32,34 @@ const stylesheet = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.c
 );
 if (!stylesheet) throw new Error('no stylesheet link in dist/client/index.html');
 const css = await readFile(path.join(clientDir, stylesheet[1]), 'utf8');
-const fontFile = /url\((\/assets\/inter-latin-wght-normal-[^)]+\.woff2)\)/.exec(css)?.[1];
-if (!fontFile) throw new Error('the Latin Inter font is missing from the stylesheet');
+const fontFile = /url\((\/assets\/inter-latin-400-700-[^)]+\.woff2)\)/.exec(css)?.[1];
+if (!fontFile) throw new Error('the Inter font is missing from the stylesheet');
+
+// Prerendered pages are complete without JavaScript, so the app's code starts
+// downloading right after the first paint instead of competing with it. The
+// bootstrap is inline; the server allows exactly it through its CSP hash.
+const entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(template);
+if (!entryScript) throw new Error('no module script in dist/client/index.html');
+const modulePreloads = [
+  ...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g),
+];
+const bootstrap =
+  `(function(){var d=document,started=false;function start(){if(started)return;started=true;` +
+  `${JSON.stringify(modulePreloads.map((match) => match[1]))}.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;d.head.appendChild(l)});` +
+  `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entryScript[1])};d.head.appendChild(s)}` +
+  // After the first contentful paint (or after a second, without paint timing or in a hidden tab).
+  `try{new PerformanceObserver(function(l){if(l.getEntriesByName('first-contentful-paint').length)setTimeout(start,0)}).observe({type:'paint',buffered:true})}catch(e){}` +
+  `setTimeout(start,1000)})()`;
+const bootstrapHash = `sha256-${createHash('sha256').update(bootstrap).digest('base64')}`;
+
+function withDeferredScripts(html) {
+  let result = html.replace(entryScript[0], '');
+  for (const match of modulePreloads) result = result.replace(match[0], '');
+  return result.replace('</body>', `  <script>${bootstrap}</script>\n  </body>`);
+}
 
 function page({ head, body, prerendered }) {
-  return template
+  const html = template
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
     .replace(
       stylesheet[0],
@@ -47,6 +71,7 @@ function page({ head, body, prerendered }) {
         ? `<div id="root" data-prerendered="true">${body}</div>`
         : `<div id="root">${body}</div>`,
     );
+  return prerendered ? withDeferredScripts(html) : html;
 }
 
 // The shell serves every page that is not prerendered (sign-in area): 'Loading...' until the app starts.
@@ -83,6 +108,12 @@ const robots = await readFile(path.join(root, 'public', 'robots.txt'), 'utf8');
 await writeFile(
   path.join(clientDir, 'robots.txt'),
   `${robots.trimEnd()}\n\nSitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`,
+);
+
+// The server reads this to allow the bootstrap (and nothing else inline) in its CSP.
+await writeFile(
+  path.join(clientDir, '.csp.json'),
+  `${JSON.stringify({ scriptHashes: [bootstrapHash] })}\n`,
 );
 
 await rm(ssrDir, { recursive: true, force: true });

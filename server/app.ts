@@ -52,6 +52,7 @@ export function createApp(dependencies: AppDependencies): Hono {
       schedulerUrl: config.scheduler.url,
       schedulerScriptUrl: config.scheduler.scriptUrl,
       trustProxy: config.trustProxy,
+      scriptHashes: site.scriptHashes,
     }),
   );
 

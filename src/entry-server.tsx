@@ -1,11 +1,11 @@
 import { prerender } from 'react-dom/static';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { AppShell } from './app/app';
-import { renderHead, type RouteHandle } from './app/head-tags';
+import { renderHead } from './app/head-tags';
 import { loadFooter } from './app/root-layout';
-import { onDemandPages, routes } from './app/router';
+import { AppRoutes, onDemandPages } from './app/router';
 import { landingSections } from './app/routes/landing';
-import { SITE_URL_PLACEHOLDER, pageMeta } from './config/page-meta';
+import { SITE_URL_PLACEHOLDER, metaForPath, pageMeta } from './config/page-meta';
 import { paths } from './config/paths';
 import { landingStructuredData } from './features/marketing/seo';
 import { loadComponent } from './lib/on-demand';
@@ -36,28 +36,24 @@ const everythingLoaded = Promise.all([
 
 export async function renderPage(pathname: string): Promise<RenderedPage> {
   await everythingLoaded;
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://prerender.invalid${pathname}`));
-  if (context instanceof Response)
-    throw new Error(`${pathname} redirects; it cannot be prerendered`);
-  const router = createStaticRouter(handler.dataRoutes, context);
   const { prelude } = await prerender(
     <AppShell>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={pathname}>
+        <AppRoutes />
+      </StaticRouter>
     </AppShell>,
     // Never outline a large boundary into a segment that an inline script moves:
     // the page must read in order without JavaScript, and the CSP forbids inline scripts.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const body = await new Response(prelude).text();
-  const handle = [...context.matches]
-    .reverse()
-    .map((match) => match.route.handle as RouteHandle | undefined)
-    .find((candidate) => candidate?.meta);
-  const meta = handle?.meta ?? pageMeta.notFound;
   return {
     body,
-    head: renderHead(meta, SITE_URL_PLACEHOLDER, structuredData[pathname]?.(SITE_URL_PLACEHOLDER)),
+    head: renderHead(
+      metaForPath(pathname),
+      SITE_URL_PLACEHOLDER,
+      structuredData[pathname]?.(SITE_URL_PLACEHOLDER),
+    ),
   };
 }
 

@@ -1,10 +1,19 @@
 import './index.css';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('missing #root element');
 
-// Prerendered pages hydrate; the others (and the shell) render from scratch.
-if (container.dataset.prerendered === 'true') hydrateRoot(container, <App />);
-else createRoot(container).render(<App />);
+if (container.dataset.prerendered === 'true') {
+  // The page is already readable: hydrate after this module's evaluation, in a
+  // transition, so React works in short slices and no long task blocks input.
+  const hydrate = () => startTransition(() => void hydrateRoot(container, <App />));
+  if (typeof window.requestIdleCallback === 'function')
+    window.requestIdleCallback(hydrate, { timeout: 300 });
+  else window.setTimeout(hydrate, 0);
+} else {
+  // The shell (pages that are not prerendered) shows 'Loading...' until the app renders.
+  createRoot(container).render(<App />);
+}

@@ -5,6 +5,8 @@ export interface SecurityHeaderOptions {
   schedulerUrl: string;
   schedulerScriptUrl: string;
   trustProxy: boolean;
+  /** Hashes of the site's own inline scripts (the prerendered pages' bootstrap). */
+  scriptHashes?: readonly string[];
 }
 
 function websocketOrigin(url: URL): string {
@@ -14,7 +16,7 @@ function websocketOrigin(url: URL): string {
 /**
  * Only our own origin, the API (when it lives elsewhere) and the scheduling
  * widget's hosts. Inline styles are allowed because the widget and the toast
- * library inject them; inline scripts are not.
+ * library inject them; inline scripts only by hash (the build's bootstrap).
  */
 export function buildContentSecurityPolicy(
   options: Omit<SecurityHeaderOptions, 'trustProxy'>,
@@ -24,7 +26,11 @@ export function buildContentSecurityPolicy(
   const schedulerPage = new URL(options.schedulerUrl).origin;
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", schedulerScript],
+    'script-src': [
+      "'self'",
+      ...(options.scriptHashes ?? []).map((hash) => `'${hash}'`),
+      schedulerScript,
+    ],
     'style-src': ["'self'", "'unsafe-inline'", schedulerScript],
     'img-src': ["'self'", 'data:', 'blob:', api.origin],
     'font-src': ["'self'"],

@@ -50,6 +50,8 @@ export interface StaticSiteOptions {
 export interface StaticSite {
   /** False when the site has not been built; pages then answer 503. */
   readonly isBuilt: boolean;
+  /** CSP hashes of the build's inline scripts (`.csp.json`, written by the prerenderer). */
+  readonly scriptHashes: readonly string[];
   handle(c: Context): Promise<Response>;
 }
 
@@ -62,6 +64,7 @@ async function walk(directory: string, prefix = ''): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue; // build metadata, never served
     const relative = `${prefix}/${entry.name}`;
     if (entry.isDirectory())
       files.push(...(await walk(path.join(directory, entry.name), relative)));
@@ -188,8 +191,27 @@ function isNotModified(c: Context, entry: SiteFile): boolean {
   return false;
 }
 
+async function readScriptHashes(siteDir: string): Promise<string[]> {
+  try {
+    const parsed = JSON.parse(await readFile(path.join(siteDir, '.csp.json'), 'utf8')) as {
+      scriptHashes?: unknown;
+    };
+    return Array.isArray(parsed.scriptHashes)
+      ? parsed.scriptHashes.filter((hash): hash is string =>
+          /^sha256-[A-Za-z0-9+/=]+$/.test(String(hash)),
+        )
+      : [];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
 export async function createStaticSite(options: StaticSiteOptions): Promise<StaticSite> {
-  const index = await indexSite(options.siteDir, options.siteUrl);
+  const [index, scriptHashes] = await Promise.all([
+    indexSite(options.siteDir, options.siteUrl),
+    readScriptHashes(options.siteDir),
+  ]);
   const memory = new Map<string, Uint8Array<ArrayBuffer>>();
   const compressed = new Map<
     string,
@@ -293,6 +315,7 @@ export async function createStaticSite(options: StaticSiteOptions): Promise<Stat
 
   return {
     isBuilt: index.has('/index.html'),
+    scriptHashes,
     async handle(c) {
       let pathname: string;
       try {

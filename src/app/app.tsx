@@ -1,7 +1,14 @@
-import { StrictMode, useState, type ReactNode } from 'react';
-import { RouterProvider } from 'react-router';
+import { StrictMode, useEffect, type ReactNode } from 'react';
+import { BrowserRouter } from 'react-router';
 import { Toaster } from '@/components/ui/toaster';
-import { createRouter } from './router';
+import { markAppStarted } from '@/lib/app-started';
+import { AppRoutes } from './router';
+
+/** Marks the app started (and `<html data-ready>`) once it has hydrated or rendered. */
+function ReadyMarker() {
+  useEffect(() => markAppStarted(), []);
+  return null;
+}
 
 /** What wraps every page, in the browser and when prerendering. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -9,15 +16,17 @@ export function AppShell({ children }: { children: ReactNode }) {
     <StrictMode>
       {children}
       <Toaster />
+      <ReadyMarker />
     </StrictMode>
   );
 }
 
 export function App() {
-  const [router] = useState(createRouter);
   return (
     <AppShell>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppShell>
   );
 }

@@ -7,10 +7,6 @@ import { site } from '@/config/site';
  * applied to the live document on client-side navigation.
  */
 
-export interface RouteHandle {
-  meta: PageMeta;
-}
-
 interface Tag {
   kind: 'meta-name' | 'meta-property' | 'link';
   key: string;

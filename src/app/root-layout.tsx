@@ -1,10 +1,13 @@
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { LazySection } from '@/components/layout/lazy-section';
+import { ScrollManager } from '@/components/layout/scroll-manager';
 import { SiteHeader } from '@/components/layout/site-header';
 import { SectionSkeleton } from '@/components/ui/skeleton';
 import { DocumentMeta } from './document-meta';
 
 export const loadFooter = () => import('@/components/layout/site-footer');
+// Created once: the footer stays mounted across navigations (see LazySection).
+const footerSkeleton = <SectionSkeleton tone="dark" className="min-h-[560px] lg:min-h-[330px]" />;
 
 export function RootLayout() {
   return (
@@ -19,12 +22,9 @@ export function RootLayout() {
       <div id="main" className="flex-1">
         <Outlet />
       </div>
-      <LazySection
-        loader={loadFooter}
-        skeleton={<SectionSkeleton tone="dark" className="min-h-[560px] lg:min-h-[330px]" />}
-      />
+      <LazySection name="footer" loader={loadFooter} skeleton={footerSkeleton} />
       <DocumentMeta />
-      <ScrollRestoration />
+      <ScrollManager />
     </div>
   );
 }

@@ -1,13 +1,15 @@
 import { screen } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
+import { MemoryRouter, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { appRoutePatterns, isAppRoute, paths } from '@/config/paths';
 import { renderAsync } from '@/testing/render';
-import { routes } from './router';
+import { AppRoutes, routes } from './router';
 
 function renderAt(path: string) {
   return renderAsync(
-    <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />,
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes />
+    </MemoryRouter>,
   );
 }
 

@@ -71,3 +71,14 @@ export const pageMeta = {
     false,
   ),
 } satisfies Record<string, PageMeta>;
+
+const metaByPath = new Map<string, PageMeta>(
+  Object.values(pageMeta)
+    .filter((meta) => meta !== pageMeta.notFound)
+    .map((meta) => [meta.path, meta]),
+);
+
+/** The metadata of the page at `pathname`; the not-found page's for any other path. */
+export function metaForPath(pathname: string): PageMeta {
+  return metaByPath.get(pathname) ?? pageMeta.notFound;
+}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { LazySection, type SectionLoader } from '@/components/layout/lazy-section';
 import { SectionSkeleton } from '@/components/ui/skeleton';
 import { sectionIds } from '@/config/site';
@@ -9,6 +10,24 @@ interface LandingSection {
   /** The section's height at each breakpoint, held by the skeleton. */
   height: string;
   tone?: 'light' | 'dark';
+}
+
+/**
+ * Sections below the hero skip layout and paint until they come near the
+ * viewport (content-visibility), which keeps the first load's main thread
+ * short; their content stays in the accessibility tree and in find-in-page.
+ */
+const DEFERRED_RENDERING = '[content-visibility:auto] [contain-intrinsic-size:auto_900px]';
+
+/** Skeletons made once, so sections' props never change (see LazySection). */
+const skeletons = new Map<string, ReactNode>();
+function skeletonFor(section: LandingSection): ReactNode {
+  let skeleton = skeletons.get(section.name);
+  if (!skeleton) {
+    skeleton = <SectionSkeleton className={section.height} tone={section.tone} />;
+    skeletons.set(section.name, skeleton);
+  }
+  return skeleton;
 }
 
 /** The spec's sections, in its order; the footer (the tenth) comes from the layout. */
@@ -72,9 +91,11 @@ export function LandingPage() {
       {landingSections.map((section) => (
         <LazySection
           key={section.name}
+          name={section.name}
+          className={section.name === 'hero' ? undefined : DEFERRED_RENDERING}
           id={section.id}
           loader={section.loader}
-          skeleton={<SectionSkeleton className={section.height} tone={section.tone} />}
+          skeleton={skeletonFor(section)}
         />
       ))}
     </main>

@@ -1,5 +1,6 @@
 import {
   Suspense,
+  memo,
   use,
   useEffect,
   useRef,
@@ -7,6 +8,8 @@ import {
   type ComponentType,
   type ReactNode,
 } from 'react';
+import { useLocation } from 'react-router';
+import { isAppStarted } from '@/lib/app-started';
 import { isLoaded, loadComponent, type ComponentLoader } from '@/lib/on-demand';
 
 /**
@@ -16,8 +19,8 @@ import { isLoaded, loadComponent, type ComponentLoader } from '@/lib/on-demand';
  *   whole section.
  * - Hydrating that HTML: the section suspends until it is near the viewport, and
  *   React leaves the server's HTML in place meanwhile (lazy hydration).
- * - Rendered by a client-side navigation: the skeleton shows, reserving the
- *   section's height, until the code arrives.
+ * - Rendered by a client-side navigation: its code loads at once, and the
+ *   skeleton shows meanwhile, reserving the section's height.
  */
 
 export type SectionLoader = ComponentLoader;
@@ -36,13 +39,22 @@ function createGate(): Gate {
   return { promise, open };
 }
 
-function SectionContent({ component }: { component: Promise<ComponentType> }) {
+function SectionContent({
+  component,
+  onShown,
+}: {
+  component: Promise<ComponentType>;
+  onShown: () => void;
+}) {
   const Section = use(component);
+  useEffect(onShown, [onShown]);
   // eslint-disable-next-line react-hooks/static-components -- one module per section: the identity never changes
   return <Section />;
 }
 
 export interface LazySectionProps {
+  /** Names the section in the DOM (`data-section`). */
+  name: string;
   loader: SectionLoader;
   /** Shown while the code loads; must reserve the section's height. */
   skeleton: ReactNode;
@@ -51,13 +63,38 @@ export interface LazySectionProps {
   className?: string;
 }
 
-export function LazySection({ loader, skeleton, id, className }: LazySectionProps) {
+/**
+ * Memoised, and its props must be stable (module-level loaders and skeletons):
+ * a still-dehydrated section that receives new props must hydrate before it can
+ * update, and it only hydrates once near the viewport.
+ */
+export const LazySection = memo(function LazySection({
+  name,
+  loader,
+  skeleton,
+  id,
+  className,
+}: LazySectionProps) {
   const wrapper = useRef<HTMLDivElement>(null);
   const [gate] = useState(createGate);
   const [component] = useState(() =>
-    import.meta.env.SSR || isLoaded(loader)
+    import.meta.env.SSR || isLoaded(loader) || isAppStarted()
       ? loadComponent(loader)
       : gate.promise.then(() => loadComponent(loader)),
+  );
+
+  // A navigation opens the gate, whether or not the section is in view: React
+  // must hydrate a dehydrated section that reads router context (with the props
+  // it was hydrating with) before it can finish the navigation. Opening it here,
+  // during render, is the only point reached before that commit; it only
+  // resolves a promise, so repeating it is harmless.
+  const { key } = useLocation();
+  const [mountedAt] = useState(key);
+  if (key !== mountedAt) gate.open();
+
+  // Marks the section interactive (its code ran and hydrated); tests can wait for it.
+  const [markHydrated] = useState(
+    () => () => wrapper.current?.setAttribute('data-hydrated', 'true'),
   );
 
   useEffect(() => {
@@ -80,10 +117,10 @@ export function LazySection({ loader, skeleton, id, className }: LazySectionProp
   }, [gate]);
 
   return (
-    <div ref={wrapper} id={id} className={className}>
+    <div ref={wrapper} id={id} data-section={name} className={className}>
       <Suspense fallback={skeleton}>
-        <SectionContent component={component} />
+        <SectionContent component={component} onShown={markHydrated} />
       </Suspense>
     </div>
   );
-}
+});

@@ -11,13 +11,50 @@ export function prefersReducedMotion(): boolean {
   );
 }
 
-/** Scrolls to a landing section (smoothly, unless the visitor prefers reduced motion). */
+/** How long a section is kept aligned while the sections above it load and settle. */
+const SETTLE_MS = 2500;
+let stopSettling: (() => void) | undefined;
+
+/**
+ * Scrolls to a landing section (smoothly, unless the visitor prefers reduced
+ * motion), then keeps it aligned while sections above it load and change
+ * height: again when the scroll ends, and on every resize for a moment, until
+ * the visitor scrolls on their own.
+ */
 export function scrollToSection(id: string): boolean {
   const target = document.getElementById(id);
   if (!target) return false;
-  target.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+  stopSettling?.();
+  const smooth = !prefersReducedMotion();
+  let isScrolling = smooth;
+  const align = (behavior: ScrollBehavior) => target.scrollIntoView({ behavior, block: 'start' });
+  align(smooth ? 'smooth' : 'auto');
   // Keep the router's history entry; only the visible URL gains the anchor.
   window.history.replaceState(window.history.state, '', `${paths.home}#${id}`);
+
+  const onScrollEnd = () => {
+    isScrolling = false;
+    align('auto');
+  };
+  const observer = new ResizeObserver(() => {
+    if (!isScrolling) align('auto');
+  });
+  observer.observe(document.body);
+  const stop = () => {
+    observer.disconnect();
+    window.removeEventListener('scrollend', onScrollEnd);
+    for (const event of ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const) {
+      window.removeEventListener(event, stop);
+    }
+    window.clearTimeout(timer);
+    if (stopSettling === stop) stopSettling = undefined;
+  };
+  const timer = window.setTimeout(stop, SETTLE_MS);
+  window.addEventListener('scrollend', onScrollEnd, { once: true });
+  for (const event of ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const) {
+    window.addEventListener(event, stop, { once: true, passive: true });
+  }
+  stopSettling = stop;
   return true;
 }
 
@@ -31,7 +68,12 @@ export function useGoToSection(): (id: string) => void {
         return;
       }
       navigate(paths.home);
-      window.setTimeout(() => scrollToSection(id), ANCHOR_SCROLL_DELAY_MS);
+      // After about 100 ms, as soon as the landing page has rendered the section.
+      const giveUpAt = Date.now() + 5000;
+      const attempt = () => {
+        if (!scrollToSection(id) && Date.now() < giveUpAt) window.requestAnimationFrame(attempt);
+      };
+      window.setTimeout(attempt, ANCHOR_SCROLL_DELAY_MS);
     },
     [navigate, pathname],
   );

@@ -1,18 +1,60 @@
-import { Suspense, lazy } from 'react';
-import { useHydrated } from '@/lib/use-hydrated';
+import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
+import type { ExternalToast } from 'sonner';
 
-/** At most three toasts on screen at once. */
+/**
+ * Toasts: at most three on screen at once. The toast library loads with the
+ * first toast, not with the page: `showToast()` mounts the outlet, waits for
+ * it, then shows the message.
+ */
+
 export const VISIBLE_TOASTS = 3;
 
-const SonnerToaster = lazy(() => import('sonner').then((module) => ({ default: module.Toaster })));
+export type ToastKind = 'message' | 'success' | 'error' | 'info' | 'warning';
 
-/** The toast outlet, loaded once the page has hydrated so it never delays first paint. */
+let isRequested = false;
+const listeners = new Set<() => void>();
+let markMounted: () => void = () => undefined;
+const mounted = new Promise<void>((resolve) => (markMounted = resolve));
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const SonnerToaster = lazy(async () => {
+  const { Toaster: Sonner } = await import('sonner');
+  function MountedToaster() {
+    useEffect(markMounted, []);
+    return <Sonner visibleToasts={VISIBLE_TOASTS} position="bottom-right" closeButton />;
+  }
+  return { default: MountedToaster };
+});
+
+/** Where toasts appear; renders nothing until the first toast is asked for. */
 export function Toaster() {
-  const isHydrated = useHydrated();
-  if (!isHydrated) return null;
+  const isShown = useSyncExternalStore(
+    subscribe,
+    () => isRequested,
+    () => false,
+  );
+  if (!isShown) return null;
   return (
     <Suspense fallback={null}>
-      <SonnerToaster visibleToasts={VISIBLE_TOASTS} position="bottom-right" closeButton />
+      <SonnerToaster />
     </Suspense>
   );
+}
+
+export async function showToast(
+  kind: ToastKind,
+  message: string,
+  options?: ExternalToast,
+): Promise<void> {
+  if (!isRequested) {
+    isRequested = true;
+    for (const listener of listeners) listener();
+  }
+  const [{ toast }] = await Promise.all([import('sonner'), mounted]);
+  if (kind === 'message') toast(message, options);
+  else toast[kind](message, options);
 }

@@ -47,7 +47,7 @@ export default function WhyCervanaSection() {
           tabIndex={0}
           role="region"
           aria-label="Comparison of Cervana with the alternatives"
-          className="mt-3 overflow-x-auto rounded-3xl bg-white ring-1 ring-sand-200 md:mt-12"
+          className="relative mt-3 overflow-x-auto rounded-3xl bg-white ring-1 ring-sand-200 md:mt-12"
         >
           <table className="w-full min-w-[44rem] border-collapse text-left">
             <caption className="sr-only">
