@@ -18,7 +18,7 @@ export function SectionSkeleton({
       aria-label="Loading section"
       className={cn(tone === 'dark' ? 'bg-ink-900' : 'bg-sand-50', className)}
     >
-      <div className="mx-auto flex h-full max-w-7xl flex-col gap-6 px-5 py-20 sm:px-8 sm:py-28">
+      <div className="mx-auto flex h-full max-w-7xl flex-col gap-6 px-5 py-20 sm:px-8 sm:py-28 wide:max-w-[1600px]">
         <div className={cn('h-4 w-32 rounded-full', block)} />
         <div className={cn('h-10 w-full max-w-xl rounded-xl', block)} />
         <div className={cn('h-5 w-full max-w-2xl rounded-lg', block)} />

@@ -19,7 +19,7 @@ export default function HeroSection() {
       className="relative overflow-hidden bg-ink-900 text-white"
     >
       <HeroShapes />
-      <Container className="relative grid items-center gap-12 pt-28 pb-16 sm:pt-36 sm:pb-24 xl:grid-cols-[minmax(0,1.1fr)_minmax(0,0.9fr)] laptop:gap-14 laptop:pt-32 laptop:pb-20 wide:max-w-[1680px] wide:gap-24 wide:pt-44 wide:pb-32">
+      <Container className="relative grid items-center gap-12 pt-28 pb-16 sm:pt-36 sm:pb-24 xl:grid-cols-[minmax(0,1.1fr)_minmax(0,0.9fr)] laptop:gap-14 laptop:pt-32 laptop:pb-20 wide:gap-24 wide:pt-44 wide:pb-32">
         <div className="text-center xl:text-left">
           <p className="inline-flex rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-ink-100 ring-1 ring-white/15">
             {hero.eyebrow}
