@@ -20,6 +20,8 @@ export interface AppDependencies {
   site: StaticSite;
   /** Server start time, for /health. */
   startedAt?: number;
+  /** Wakes the mail sender when a request queued a message. */
+  onMessageQueued?: () => void;
 }
 
 export const API_MOUNTS = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1'] as const;
@@ -95,7 +97,17 @@ export function createApp(dependencies: AppDependencies): Hono {
   );
 
   for (const mount of API_MOUNTS) app.use(`${mount}/*`, supabaseCors());
-  app.route('/auth/v1', createAuthRoutes({ ring: keys.ring }));
+  app.route(
+    '/auth/v1',
+    createAuthRoutes({
+      db,
+      ring: keys.ring,
+      config: config.auth,
+      logger,
+      trustProxy: config.trustProxy,
+      onMessageQueued: dependencies.onMessageQueued,
+    }),
+  );
   app.route('/rest/v1', createRestRoutes());
   app.route('/storage/v1', createStorageRoutes());
   app.route('/realtime/v1', createRealtimeRoutes());

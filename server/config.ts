@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { authEnvironmentSchema, toAuthConfig, type AuthConfig } from './auth/auth-config';
 
 /**
  * The server's whole configuration, read once from the environment in main.ts
@@ -23,7 +24,7 @@ const httpUrl = z
   .refine((value) => /^https?:\/\//.test(value), 'must start with http:// or https://')
   .transform((value) => value.replace(/\/+$/, ''));
 
-const environmentSchema = z.object({
+const platformEnvironmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('::'),
   SITE_URL: httpUrl.optional(),
@@ -62,7 +63,10 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
+  SALES_INBOX: z.string().trim().email().default('sales@cervana.ai'),
 });
+
+const environmentSchema = platformEnvironmentSchema.extend(authEnvironmentSchema.shape);
 
 export type Environment = z.input<typeof environmentSchema>;
 
@@ -86,6 +90,9 @@ export interface Config {
     issuer: string;
   };
   scheduler: { url: string; scriptUrl: string };
+  auth: AuthConfig;
+  /** Where sales notifications go. */
+  salesInbox: string;
   seedSampleData: boolean;
   trustProxy: boolean;
   log: { level: string; format: 'json' | 'pretty' };
@@ -119,6 +126,7 @@ export function loadConfig(
   const values = parsed.data;
   const siteUrl = values.SITE_URL ?? `http://localhost:${values.PORT}`;
   const apiUrl = values.API_URL ?? siteUrl;
+  const jwtIssuer = values.JWT_ISSUER ?? `${apiUrl}/auth/v1`;
   return {
     port: values.PORT,
     host: values.HOST,
@@ -133,9 +141,16 @@ export function loadConfig(
       anonKey: values.ANON_KEY,
       serviceRoleKey: values.SERVICE_ROLE_KEY,
       expirySeconds: values.JWT_EXP,
-      issuer: values.JWT_ISSUER ?? `${apiUrl}/auth/v1`,
+      issuer: jwtIssuer,
     },
     scheduler: { url: values.SCHEDULER_URL, scriptUrl: values.SCHEDULER_SCRIPT_URL },
+    auth: toAuthConfig(values, {
+      siteUrl,
+      apiUrl,
+      jwtExpirySeconds: values.JWT_EXP,
+      jwtIssuer,
+    }),
+    salesInbox: values.SALES_INBOX,
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,
     log: {

@@ -64,6 +64,8 @@ export async function openPostgres(
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     application_name: 'cervana',
+    // Timestamps read and written in UTC whatever the cluster's default, as on Supabase.
+    options: '-c TimeZone=UTC',
   });
   // An idle client's error (server restart, network) must not crash the process.
   pool.on('error', (error) => options.onError?.(error));
@@ -79,7 +81,11 @@ export async function openPostgres(
 
   async function getListener(): Promise<pg.Client> {
     if (listener) return listener;
-    const client = new pg.Client({ connectionString, application_name: 'cervana-listen' });
+    const client = new pg.Client({
+      connectionString,
+      application_name: 'cervana-listen',
+      options: '-c TimeZone=UTC',
+    });
     client.on('error', (error) => options.onError?.(error));
     client.on('notification', (message) => {
       for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');

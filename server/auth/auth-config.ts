@@ -1,0 +1,217 @@
+import { z } from 'zod';
+
+/**
+ * The auth service's settings, named as GoTrue names them so a deployment's
+ * existing values carry over. Parsed once with the rest of the config.
+ */
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+    .default(fallback);
+
+const count = (fallback: number, max = 1_000_000) =>
+  z.coerce.number().int().min(0).max(max).default(fallback);
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+export const authEnvironmentSchema = z.object({
+  DISABLE_SIGNUP: flag(false),
+  MAILER_AUTOCONFIRM: flag(false),
+  SMS_AUTOCONFIRM: flag(false),
+  EXTERNAL_EMAIL_ENABLED: flag(true),
+  EXTERNAL_PHONE_ENABLED: flag(true),
+  EXTERNAL_ANONYMOUS_USERS_ENABLED: flag(false),
+  SECURITY_MANUAL_LINKING_ENABLED: flag(false),
+  SECURITY_REFRESH_TOKEN_ROTATION_ENABLED: flag(true),
+  SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 3600),
+  SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: flag(false),
+  SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD: flag(false),
+  MAILER_SECURE_EMAIL_CHANGE_ENABLED: flag(true),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(72).default(8),
+  PASSWORD_REQUIRED_CHARACTERS: z.string().default(''),
+  PASSWORD_REJECT_COMMON: flag(true),
+  MAILER_OTP_EXP: count(3600, 86400),
+  SMS_OTP_EXP: count(300, 86400),
+  OTP_LENGTH: z.coerce.number().int().min(6).max(10).default(6),
+  SMS_TEST_OTP: z.string().default(''),
+  URI_ALLOW_LIST: list,
+  JWT_AUD: z.string().trim().min(1).default('authenticated'),
+  JWT_DEFAULT_GROUP_NAME: z.string().trim().min(1).default('authenticated'),
+  JWT_ADMIN_ROLES: z.string().default('service_role,supabase_admin'),
+  MFA_MAX_ENROLLED_FACTORS: count(10, 100),
+  MFA_TOTP_ENROLL_ENABLED: flag(true),
+  MFA_TOTP_VERIFY_ENABLED: flag(true),
+  MFA_PHONE_ENROLL_ENABLED: flag(true),
+  MFA_PHONE_VERIFY_ENABLED: flag(true),
+  MFA_CHALLENGE_EXPIRY_DURATION: count(300, 86400),
+  SAML_ENABLED: flag(false),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    )
+    .optional(),
+  SMTP_FROM: z.string().trim().min(3).default('Cervana <no-reply@cervana.ai>'),
+  SEED_DEMO: flag(true),
+  // Per-IP limits (GoTrue's defaults), and the per-account failed sign-in limit.
+  RATE_LIMIT_EMAIL_SENT: count(30), // per hour, per IP
+  RATE_LIMIT_SMS_SENT: count(30), // per hour, per IP
+  RATE_LIMIT_VERIFY: count(30), // per 5 minutes, per IP
+  RATE_LIMIT_TOKEN_REFRESH: count(150), // per 5 minutes, per IP
+  RATE_LIMIT_SIGN_IN_SIGN_UPS: count(30), // per 5 minutes, per IP
+  RATE_LIMIT_ANONYMOUS_USERS: count(30), // per hour, per IP
+  RATE_LIMIT_OTP: count(30), // per hour, per IP
+  RATE_LIMIT_FAILED_SIGN_INS: count(100), // per hour, per account
+  MAILER_MAX_FREQUENCY: count(60, 86400), // seconds between two mails of a kind to one user
+});
+
+export type AuthEnvironment = z.infer<typeof authEnvironmentSchema>;
+
+export interface RateLimits {
+  emailSentPerHour: number;
+  smsSentPerHour: number;
+  verifyPer5Minutes: number;
+  tokenRefreshPer5Minutes: number;
+  signInSignUpPer5Minutes: number;
+  anonymousUsersPerHour: number;
+  otpPerHour: number;
+  failedSignInsPerAccountPerHour: number;
+}
+
+export interface AuthConfig {
+  siteUrl: string;
+  apiUrl: string;
+  disableSignup: boolean;
+  mailerAutoconfirm: boolean;
+  smsAutoconfirm: boolean;
+  emailEnabled: boolean;
+  phoneEnabled: boolean;
+  anonymousEnabled: boolean;
+  manualLinkingEnabled: boolean;
+  refreshTokenRotation: boolean;
+  refreshTokenReuseIntervalSeconds: number;
+  passwordChangeRequiresReauthentication: boolean;
+  passwordChangeRequiresCurrentPassword: boolean;
+  secureEmailChange: boolean;
+  password: { minLength: number; requiredCharacterSets: string[]; rejectCommon: boolean };
+  emailOtpExpirySeconds: number;
+  smsOtpExpirySeconds: number;
+  otpLength: number;
+  /** phone → fixed code, for tests (GoTrue's SMS_TEST_OTP). */
+  smsTestOtp: Map<string, string>;
+  /** Where redirects may point besides the site itself (exact URLs or `*` globs). */
+  redirectAllowList: string[];
+  audience: string;
+  defaultRole: string;
+  adminRoles: string[];
+  jwtExpirySeconds: number;
+  jwtIssuer: string;
+  mfa: {
+    maxFactors: number;
+    totpEnroll: boolean;
+    totpVerify: boolean;
+    phoneEnroll: boolean;
+    phoneVerify: boolean;
+    challengeExpirySeconds: number;
+  };
+  samlEnabled: boolean;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  seedDemoAccounts: boolean;
+  rateLimits: RateLimits;
+  mailerMaxFrequencySeconds: number;
+}
+
+function parseTestOtp(value: string): Map<string, string> {
+  const pairs = value
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => pair.split(/[:=]/).map((part) => part.trim()));
+  return new Map(
+    pairs
+      .filter(
+        (pair): pair is [string, string] =>
+          pair.length === 2 && Boolean(pair[0]) && Boolean(pair[1]),
+      )
+      .map(([phone, code]) => [phone.replace(/^\+/, ''), code]),
+  );
+}
+
+export function toAuthConfig(
+  values: AuthEnvironment,
+  context: { siteUrl: string; apiUrl: string; jwtExpirySeconds: number; jwtIssuer: string },
+): AuthConfig {
+  return {
+    siteUrl: context.siteUrl,
+    apiUrl: context.apiUrl,
+    disableSignup: values.DISABLE_SIGNUP,
+    mailerAutoconfirm: values.MAILER_AUTOCONFIRM,
+    smsAutoconfirm: values.SMS_AUTOCONFIRM,
+    emailEnabled: values.EXTERNAL_EMAIL_ENABLED,
+    phoneEnabled: values.EXTERNAL_PHONE_ENABLED,
+    anonymousEnabled: values.EXTERNAL_ANONYMOUS_USERS_ENABLED,
+    manualLinkingEnabled: values.SECURITY_MANUAL_LINKING_ENABLED,
+    refreshTokenRotation: values.SECURITY_REFRESH_TOKEN_ROTATION_ENABLED,
+    refreshTokenReuseIntervalSeconds: values.SECURITY_REFRESH_TOKEN_REUSE_INTERVAL,
+    passwordChangeRequiresReauthentication:
+      values.SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION,
+    passwordChangeRequiresCurrentPassword: values.SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD,
+    secureEmailChange: values.MAILER_SECURE_EMAIL_CHANGE_ENABLED,
+    password: {
+      minLength: values.PASSWORD_MIN_LENGTH,
+      requiredCharacterSets: values.PASSWORD_REQUIRED_CHARACTERS.split(':').filter(Boolean),
+      rejectCommon: values.PASSWORD_REJECT_COMMON,
+    },
+    emailOtpExpirySeconds: values.MAILER_OTP_EXP,
+    smsOtpExpirySeconds: values.SMS_OTP_EXP,
+    otpLength: values.OTP_LENGTH,
+    smsTestOtp: parseTestOtp(values.SMS_TEST_OTP),
+    redirectAllowList: values.URI_ALLOW_LIST,
+    audience: values.JWT_AUD,
+    defaultRole: values.JWT_DEFAULT_GROUP_NAME,
+    adminRoles: values.JWT_ADMIN_ROLES.split(',')
+      .map((role) => role.trim())
+      .filter(Boolean),
+    jwtExpirySeconds: context.jwtExpirySeconds,
+    jwtIssuer: context.jwtIssuer,
+    mfa: {
+      maxFactors: values.MFA_MAX_ENROLLED_FACTORS,
+      totpEnroll: values.MFA_TOTP_ENROLL_ENABLED,
+      totpVerify: values.MFA_TOTP_VERIFY_ENABLED,
+      phoneEnroll: values.MFA_PHONE_ENROLL_ENABLED,
+      phoneVerify: values.MFA_PHONE_VERIFY_ENABLED,
+      challengeExpirySeconds: values.MFA_CHALLENGE_EXPIRY_DURATION,
+    },
+    samlEnabled: values.SAML_ENABLED,
+    smtpUrl: values.SMTP_URL,
+    smtpFrom: values.SMTP_FROM,
+    seedDemoAccounts: values.SEED_DEMO,
+    rateLimits: {
+      emailSentPerHour: values.RATE_LIMIT_EMAIL_SENT,
+      smsSentPerHour: values.RATE_LIMIT_SMS_SENT,
+      verifyPer5Minutes: values.RATE_LIMIT_VERIFY,
+      tokenRefreshPer5Minutes: values.RATE_LIMIT_TOKEN_REFRESH,
+      signInSignUpPer5Minutes: values.RATE_LIMIT_SIGN_IN_SIGN_UPS,
+      anonymousUsersPerHour: values.RATE_LIMIT_ANONYMOUS_USERS,
+      otpPerHour: values.RATE_LIMIT_OTP,
+      failedSignInsPerAccountPerHour: values.RATE_LIMIT_FAILED_SIGN_INS,
+    },
+    mailerMaxFrequencySeconds: values.MAILER_MAX_FREQUENCY,
+  };
+}

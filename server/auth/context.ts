@@ -1,0 +1,20 @@
+import type { Context } from 'hono';
+import type { Database } from '../db/database';
+import type { KeyRing } from '../keys/key-ring';
+import type { Logger } from '../logger';
+import type { AuthConfig } from './auth-config';
+
+/** What every auth handler receives. */
+export interface AuthDependencies {
+  db: Database;
+  ring: KeyRing;
+  config: AuthConfig;
+  logger: Logger;
+  trustProxy: boolean;
+  /** Wakes the mail sender after a transaction queued a message. */
+  onMessageQueued?: () => void;
+}
+
+/** Wraps a handler so its errors become GoTrue's error bodies. */
+export type AuthHandler = (c: Context, deps: AuthDependencies) => Promise<Response>;
+export type HandleAuth = (handler: AuthHandler) => (c: Context) => Promise<Response>;

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import argon2 from 'argon2';
+import bcrypt from 'bcrypt';
+import type { AuthConfig } from './auth-config';
+import { errors } from './errors';
+
+/**
+ * Hashing runs on libuv's thread pool (bcrypt and argon2 are native and async),
+ * so a burst of sign-ins never blocks other requests. Cost 10, as GoTrue, so
+ * hashes move to and from Supabase unchanged.
+ */
+const BCRYPT_COST = 10;
+const MAX_PASSWORD_BYTES = 72;
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, BCRYPT_COST);
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Compares a password with a stored hash (bcrypt, or an imported argon2 hash).
+ * Without a hash it still spends the time of a comparison, so a sign-in takes
+ * as long whether or not the account exists.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string | null | undefined,
+): Promise<boolean> {
+  if (!stored) {
+    dummyHash ??= bcrypt.hash(randomBytes(16).toString('hex'), BCRYPT_COST);
+    await bcrypt.compare(password, await dummyHash);
+    return false;
+  }
+  if (stored.startsWith('$argon2')) {
+    try {
+      return await argon2.verify(stored, password);
+    } catch {
+      return false;
+    }
+  }
+  if (/^\$2[abxy]\$\d{2}\$/.test(stored)) return bcrypt.compare(password, stored);
+  return false;
+}
+
+export function isSupportedPasswordHash(hash: string): boolean {
+  return /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) || /^\$argon2(id|i|d)\$/.test(hash);
+}
+
+const commonPasswords = new Set(
+  (dictionary['passwords-common'] as string[]).map((password) => password.toLowerCase()),
+);
+
+/** Rejects passwords over 72 bytes (bcrypt's limit), as GoTrue does. */
+export function checkPasswordLength(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw errors.validation('Password cannot be longer than 72 characters');
+  }
+}
+
+/** Throws GoTrue's weak_password error, listing every reason. */
+export function checkPasswordStrength(config: AuthConfig['password'], password: string): void {
+  checkPasswordLength(password);
+  const reasons: string[] = [];
+  const sentences: string[] = [];
+  if (password.length < config.minLength) {
+    reasons.push('length');
+    sentences.push(`Password should be at least ${config.minLength} characters.`);
+  }
+  const missing = config.requiredCharacterSets.filter(
+    (set) => ![...password].some((character) => set.includes(character)),
+  );
+  if (missing.length > 0) {
+    reasons.push('characters');
+    sentences.push(
+      `Password should contain at least one character of each: ${config.requiredCharacterSets.join(', ')}.`,
+    );
+  }
+  if (config.rejectCommon && commonPasswords.has(password.toLowerCase())) {
+    reasons.push('pwned');
+    sentences.push(
+      'Password is known to be weak and easy to guess, please choose a different one.',
+    );
+  }
+  if (reasons.length > 0) throw errors.weakPassword(sentences.join(' '), reasons);
+}
+
+/** The weak_password note a valid-but-weak password sign-in carries (GoTrue), or undefined. */
+export function weakPasswordNote(
+  config: AuthConfig['password'],
+  password: string,
+): { message: string; reasons: string[] } | undefined {
+  try {
+    checkPasswordStrength(config, password);
+    return undefined;
+  } catch (error) {
+    const extra = (error as { extra?: { weak_password?: { reasons: string[] } } }).extra;
+    if (!extra?.weak_password) return undefined;
+    return { message: (error as Error).message, reasons: extra.weak_password.reasons };
+  }
+}

@@ -1,0 +1,66 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { z } from 'zod';
+import { errors } from './errors';
+
+/** Bodies above this size are refused before parsing (GoTrue caps requests too). */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The request body as JSON, validated: a malformed or oversized body is a 4xx
+ * in GoTrue's shape, never a 500. An empty body reads as `{}`.
+ */
+export async function readBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw errors.requestTooLarge();
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw errors.requestTooLarge();
+  let json: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw errors.badJson();
+    }
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw errors.badJson();
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw errors.validation(`Invalid ${field}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return parsed.data;
+}
+
+/** Loose string fields: GoTrue ignores unknown keys, and treats null like absent. */
+export const optionalString = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((value) => (value === null ? undefined : value));
+
+export const metadataObject = z
+  .union([z.record(z.string(), z.unknown()), z.null()])
+  .optional()
+  .transform((value) => value ?? undefined);
+
+export function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? '127.0.0.1';
+  } catch {
+    return '127.0.0.1';
+  }
+}
+
+export function userAgent(c: Context): string | undefined {
+  return c.req.header('user-agent')?.slice(0, 512);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

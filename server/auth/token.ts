@@ -1,0 +1,332 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { Transaction } from '../db/database';
+import { recordAudit } from './audit';
+import type { AuthDependencies } from './context';
+import { AuthError, OAuthError, errors } from './errors';
+import { consumeFlowState } from './flow-state';
+import { hashPassword, verifyPassword, weakPasswordNote } from './passwords';
+import { currentHits, hitRateLimit } from './rate-limits';
+import { clientIp, optionalString, readBody, userAgent } from './request';
+import { insertRefreshToken, startSession, tokenResponse, type AuthMethod } from './sessions';
+import { matchesCodeChallenge } from './tokens';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByPhone,
+  isBanned,
+  normaliseEmail,
+  normalisePhone,
+} from './users';
+
+/** Failed sign-ins per address before each further attempt is slowed down. */
+const FREE_FAILURES = 5;
+const SLOWDOWN_STEP_MS = 400;
+const MAX_SLOWDOWN_MS = 4000;
+
+export async function token(c: Context, deps: AuthDependencies): Promise<Response> {
+  switch (c.req.query('grant_type')) {
+    case 'password':
+      return passwordGrant(c, deps);
+    case 'refresh_token':
+      return refreshGrant(c, deps);
+    case 'pkce':
+      return pkceGrant(c, deps);
+    case 'id_token':
+      return idTokenGrant(c);
+    case 'web3':
+      throw errors.web3Disabled();
+    default:
+      throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
+  }
+}
+
+function withSessionHeaders(
+  c: Context,
+  response: { user: { id: string }; access_token: string },
+  sessionId: string,
+) {
+  c.header('sb-auth-user-id', response.user.id);
+  c.header('sb-auth-session-id', sessionId);
+}
+
+const passwordBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+});
+
+async function passwordGrant(c: Context, deps: AuthDependencies): Promise<Response> {
+  const { config } = deps;
+  const body = await readBody(c, passwordBody);
+  const ip = clientIp(c, deps.trustProxy);
+  if (body.email && body.phone) {
+    throw errors.validation('Only an email address or phone number should be provided on login.');
+  }
+  if (!body.email && !body.phone) throw errors.validation('missing email or phone');
+  if (body.email && !config.emailEnabled) {
+    throw new AuthError(422, 'email_provider_disabled', 'Email logins are disabled');
+  }
+  if (body.phone && !config.phoneEnabled) {
+    throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
+  }
+  const password = body.password ?? '';
+  const identifier = body.email
+    ? normaliseEmail(body.email)
+    : (normalisePhone(body.phone!) ?? body.phone!.trim());
+  const failureKey = `failed:${identifier}`;
+
+  await hitRateLimit(
+    deps.db,
+    `signin:${ip}`,
+    config.rateLimits.signInSignUpPer5Minutes,
+    300,
+    errors.overRequestRateLimit,
+  );
+  const failures = await currentHits(deps.db, failureKey, 3600);
+  if (failures >= config.rateLimits.failedSignInsPerAccountPerHour)
+    throw errors.overRequestRateLimit();
+  // Slow down repeated failures for this address, whether or not an account has it.
+  if (failures >= FREE_FAILURES) {
+    const delay = Math.min((failures - FREE_FAILURES + 1) * SLOWDOWN_STEP_MS, MAX_SLOWDOWN_MS);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+
+  const user = body.email
+    ? await findUserByEmail(deps.db, identifier)
+    : await findUserByPhone(deps.db, identifier);
+  const isValid = await verifyPassword(password, user?.encrypted_password);
+  if (!user || !isValid || user.is_anonymous) {
+    await hitRateLimit(
+      deps.db,
+      failureKey,
+      Number.MAX_SAFE_INTEGER,
+      3600,
+      errors.overRequestRateLimit,
+    );
+    throw errors.invalidCredentials();
+  }
+  if (isBanned(user)) throw errors.userBanned();
+  if (body.email && !user.email_confirmed_at && !config.mailerAutoconfirm)
+    throw errors.emailNotConfirmed();
+  if (body.phone && !user.phone_confirmed_at && !config.smsAutoconfirm)
+    throw errors.phoneNotConfirmed();
+
+  return deps.db.transaction(async (tx) => {
+    if (user.encrypted_password?.startsWith('$argon2')) {
+      // Imported argon2 hash: move it to bcrypt now that we know the password.
+      await tx.query(`update auth.users set encrypted_password = $2 where id = $1`, [
+        user.id,
+        await hashPassword(password),
+      ]);
+    }
+    const response = await startSession(tx, deps, user, 'password', {
+      ip,
+      userAgent: userAgent(c),
+    });
+    await recordAudit(tx, { id: user.id, username: identifier }, 'login', ip, {
+      provider: body.email ? 'email' : 'phone',
+    });
+    const weak = weakPasswordNote(config.password, password);
+    withSessionHeaders(c, response, sessionIdOf(response.access_token));
+    return c.json(weak ? { ...response, weak_password: weak } : response);
+  });
+}
+
+function sessionIdOf(accessToken: string): string {
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as {
+    session_id: string;
+  };
+  return payload.session_id;
+}
+
+const refreshBody = z.object({ refresh_token: optionalString });
+
+interface RefreshTokenRow {
+  id: number;
+  token: string;
+  user_id: string;
+  revoked: boolean;
+  session_id: string | null;
+  seconds_since_update: number;
+}
+
+async function refreshGrant(c: Context, deps: AuthDependencies): Promise<Response> {
+  const { config } = deps;
+  const body = await readBody(c, refreshBody);
+  const ip = clientIp(c, deps.trustProxy);
+  if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token required');
+  if (body.refresh_token.length < 12) throw errors.validation('Refresh token is not valid');
+  await hitRateLimit(
+    deps.db,
+    `refresh:${ip}`,
+    config.rateLimits.tokenRefreshPer5Minutes,
+    300,
+    errors.overRequestRateLimit,
+  );
+
+  // A reuse outside the window revokes the whole session: that must commit even
+  // though the request fails, so the outcome is returned, not thrown, from the transaction.
+  const outcome = await deps.db.transaction(async (tx): Promise<Response | AuthError> => {
+    const { rows } = await tx.query<RefreshTokenRow>(
+      `select id, token, user_id, revoked, session_id,
+              extract(epoch from (now() - updated_at))::float8 as seconds_since_update
+       from auth.refresh_tokens where token = $1 for update`,
+      [body.refresh_token],
+    );
+    const current = rows[0];
+    if (!current)
+      return new AuthError(
+        400,
+        'refresh_token_not_found',
+        'Invalid Refresh Token: Refresh Token Not Found',
+      );
+    const user = await findUserById(tx, current.user_id);
+    if (!user || user.deleted_at) {
+      return new AuthError(
+        400,
+        'refresh_token_not_found',
+        'Invalid Refresh Token: Refresh Token Not Found',
+      );
+    }
+    if (isBanned(user)) return errors.userBanned();
+    const session = current.session_id
+      ? (
+          await tx.query<{ id: string; expired: boolean }>(
+            `select id, coalesce(not_after < now(), false) as expired from auth.sessions where id = $1 for update`,
+            [current.session_id],
+          )
+        ).rows[0]
+      : undefined;
+    if (!session)
+      return new AuthError(
+        400,
+        'session_not_found',
+        'Invalid Refresh Token: No Valid Session Found',
+      );
+    if (session.expired)
+      return new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+
+    if (current.revoked) {
+      if (
+        config.refreshTokenRotation &&
+        current.seconds_since_update > config.refreshTokenReuseIntervalSeconds
+      ) {
+        // Reused after the grace window: treat the family as stolen.
+        await tx.query(`delete from auth.sessions where id = $1`, [session.id]);
+        await recordAudit(
+          tx,
+          { id: user.id, username: user.email ?? user.phone ?? '' },
+          'token_revoked',
+          ip,
+        );
+        return new AuthError(
+          400,
+          'refresh_token_already_used',
+          'Invalid Refresh Token: Already Used',
+        );
+      }
+      // Within the window (concurrent refreshes): hand out the session's active token again.
+      const active = await tx.query<{ token: string }>(
+        `select token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1`,
+        [session.id],
+      );
+      const activeToken =
+        active.rows[0]?.token ?? (await insertRefreshToken(tx, user.id, session.id, current.token));
+      return c.json(await tokenResponse(tx, deps, user.id, session.id, activeToken));
+    }
+
+    let next = current.token;
+    if (config.refreshTokenRotation) {
+      await tx.query(
+        `update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`,
+        [current.id],
+      );
+      next = await insertRefreshToken(tx, user.id, session.id, current.token);
+    }
+    await tx.query(
+      `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`,
+      [session.id],
+    );
+    await recordAudit(
+      tx,
+      { id: user.id, username: user.email ?? user.phone ?? '' },
+      'token_refreshed',
+      ip,
+    );
+    const response = await tokenResponse(tx, deps, user.id, session.id, next);
+    withSessionHeaders(c, response, session.id);
+    return c.json(response);
+  });
+  if (outcome instanceof AuthError) throw outcome;
+  return outcome;
+}
+
+const pkceBody = z.object({ auth_code: optionalString, code_verifier: optionalString });
+
+const methodForFlow: Record<string, AuthMethod> = {
+  'email/signup': 'email/signup',
+  magiclink: 'magiclink',
+  recovery: 'recovery',
+  invite: 'invite',
+  email_change: 'email_change',
+  otp: 'otp',
+};
+
+async function pkceGrant(c: Context, deps: AuthDependencies): Promise<Response> {
+  const body = await readBody(c, pkceBody);
+  if (!body.auth_code || !body.code_verifier) {
+    throw errors.validation(
+      'invalid request: both auth code and code verifier should be non-empty',
+    );
+  }
+  const ip = clientIp(c, deps.trustProxy);
+  return deps.db.transaction(async (tx: Transaction) => {
+    const flow = await consumeFlowState(
+      tx,
+      body.auth_code!,
+      body.code_verifier!,
+      matchesCodeChallenge,
+    );
+    const user = await findUserById(tx, flow.userId);
+    if (!user)
+      throw new AuthError(
+        404,
+        'flow_state_not_found',
+        'invalid flow state, no valid flow state found',
+      );
+    if (isBanned(user)) throw errors.userBanned();
+    const response = await startSession(
+      tx,
+      deps,
+      user,
+      methodForFlow[flow.authenticationMethod] ?? 'otp',
+      {
+        ip,
+        userAgent: userAgent(c),
+      },
+    );
+    return c.json(response);
+  });
+}
+
+const idTokenBody = z.object({
+  provider: optionalString,
+  issuer: optionalString,
+  id_token: optionalString,
+});
+
+/** No OpenID Connect provider is configured: GoTrue's "not enabled" answer. */
+async function idTokenGrant(c: Context): Promise<Response> {
+  const body = await readBody(c, idTokenBody);
+  if (!body.id_token) throw errors.validation('id_token required');
+  const issuers: Record<string, string> = {
+    google: 'https://accounts.google.com',
+    apple: 'https://appleid.apple.com',
+    azure: 'https://login.microsoftonline.com/common/v2.0',
+    facebook: 'https://www.facebook.com',
+  };
+  const issuer = body.issuer ?? (body.provider ? (issuers[body.provider] ?? body.provider) : '');
+  if (!issuer) throw errors.validation('provider or client_id and issuer required');
+  throw new AuthError(400, 'provider_disabled', `Provider (issuer "${issuer}") is not enabled`);
+}

@@ -1,0 +1,267 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { Transaction } from '../db/database';
+import { recordAudit } from './audit';
+import type { AuthDependencies } from './context';
+import { AuthError, errors } from './errors';
+import { createFlowState, readCodeChallenge } from './flow-state';
+import { sendEmailChange, sendSmsCode } from './messages';
+import { deleteOneTimeToken, findOneTimeToken } from './one-time-tokens';
+import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
+import { resolveRedirect } from './redirects';
+import { clientIp, metadataObject, optionalString, readBody } from './request';
+import { authenticate, type Authenticated } from './request-auth';
+import { tokenHash } from './tokens';
+import {
+  findUserByEmail,
+  findUserByPhone,
+  isValidEmail,
+  loadUserJson,
+  normaliseEmail,
+  normalisePhone,
+  type UserRow,
+} from './users';
+
+export async function getUser(c: Context, deps: AuthDependencies): Promise<Response> {
+  const { user, claims } = await authenticate(c, deps);
+  const audience = c.req.header('x-jwt-aud') ?? deps.config.audience;
+  const tokenAudience = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
+  if (tokenAudience !== undefined && tokenAudience !== audience) {
+    throw errors.validation("Token audience doesn't match request audience");
+  }
+  return c.json(await loadUserJson(deps.db, user.id));
+}
+
+const updateBody = z.object({
+  email: optionalString,
+  phone: optionalString,
+  password: optionalString,
+  current_password: optionalString,
+  nonce: optionalString,
+  data: metadataObject,
+  app_metadata: metadataObject,
+  channel: optionalString,
+  code_challenge: optionalString,
+  code_challenge_method: optionalString,
+});
+
+async function hasVerifiedFactor(tx: Transaction, userId: string): Promise<boolean> {
+  const { rows } = await tx.query(
+    `select 1 from auth.mfa_factors where user_id = $1 and status = 'verified' limit 1`,
+    [userId],
+  );
+  return rows.length > 0;
+}
+
+async function sessionInfo(tx: Transaction, sessionId: string | undefined) {
+  if (!sessionId) return { aal: 'aal1', ageHours: Number.POSITIVE_INFINITY, isRecovery: false };
+  const { rows } = await tx.query<{ aal: string; age_hours: number; is_recovery: boolean }>(
+    `select s.aal, extract(epoch from (now() - s.created_at)) / 3600 as age_hours,
+            exists (select 1 from auth.mfa_amr_claims c where c.session_id = s.id and c.authentication_method = 'recovery') as is_recovery
+     from auth.sessions s where s.id = $1`,
+    [sessionId],
+  );
+  const row = rows[0];
+  return {
+    aal: row?.aal ?? 'aal1',
+    ageHours: row?.age_hours ?? Number.POSITIVE_INFINITY,
+    isRecovery: Boolean(row?.is_recovery),
+  };
+}
+
+/** GoTrue's metadata update: keys with null are removed, others set. */
+function mergeMetadata(
+  current: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Record<string, unknown> {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}
+
+async function verifyNonce(
+  tx: Transaction,
+  user: UserRow,
+  nonce: string,
+  expirySeconds: number,
+): Promise<void> {
+  const address = (user.email ?? user.phone ?? '').toLowerCase();
+  if (!address)
+    throw new AuthError(
+      422,
+      'reauthentication_not_valid',
+      'Reauthentication requires an email or a phone number',
+    );
+  const stored = await findOneTimeToken(tx, tokenHash(address, nonce), ['reauthentication_token']);
+  if (!stored || stored.user_id !== user.id) {
+    throw new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
+  }
+  if (stored.age_seconds > expirySeconds) throw errors.otpExpired();
+  await deleteOneTimeToken(tx, user.id, 'reauthentication_token');
+}
+
+/** PUT /user: metadata, password, email and phone changes for the signed-in user. */
+export async function updateUser(c: Context, deps: AuthDependencies): Promise<Response> {
+  const auth: Authenticated = await authenticate(c, deps);
+  const body = await readBody(c, updateBody);
+  const { config } = deps;
+  const ip = clientIp(c, deps.trustProxy);
+  if (body.app_metadata) throw errors.notAdmin('Updating app_metadata requires admin privileges');
+
+  const email = body.email ? normaliseEmail(body.email) : undefined;
+  if (email && !isValidEmail(email))
+    throw errors.validation('Unable to validate email address: invalid format');
+  const phone = body.phone ? normalisePhone(body.phone) : undefined;
+  if (body.phone && !phone) throw errors.validation('Invalid phone number format (E.164 required)');
+  const challenge = readCodeChallenge(body);
+  const redirectTo = resolveRedirect(config, c.req.query('redirect_to'));
+
+  const user = auth.user;
+  const changesEmail = Boolean(email && email !== user.email);
+  const changesPhone = Boolean(phone && phone !== user.phone);
+  const changesPassword = Boolean(body.password);
+
+  await deps.db.transaction(async (tx) => {
+    const session = await sessionInfo(tx, auth.sessionId);
+    if (
+      (changesPassword || changesEmail || changesPhone) &&
+      session.aal !== 'aal2' &&
+      (await hasVerifiedFactor(tx, user.id))
+    ) {
+      throw new AuthError(
+        401,
+        'insufficient_aal',
+        'AAL2 session is required to update email or password when MFA is enabled.',
+      );
+    }
+    if (user.is_anonymous && changesPassword && !email && !phone) {
+      throw errors.validation(
+        'Updating password of an anonymous user without an email or phone is not allowed',
+        422,
+      );
+    }
+    if (changesEmail && (await findUserByEmail(tx, email!))) throw errors.emailExists();
+    if (changesPhone && (await findUserByPhone(tx, phone!))) throw errors.phoneExists();
+
+    if (body.password !== undefined) {
+      if (config.passwordChangeRequiresReauthentication && session.ageHours > 24) {
+        if (!body.nonce)
+          throw new AuthError(
+            400,
+            'reauthentication_needed',
+            'Password update requires reauthentication',
+          );
+        await verifyNonce(tx, user, body.nonce, config.emailOtpExpirySeconds);
+      } else if (body.nonce) {
+        await verifyNonce(tx, user, body.nonce, config.emailOtpExpirySeconds);
+      }
+      if (body.password !== '') {
+        checkPasswordStrength(config.password, body.password);
+        const hasPassword = Boolean(user.encrypted_password);
+        if (hasPassword && !session.isRecovery) {
+          if (config.passwordChangeRequiresCurrentPassword && !body.current_password) {
+            throw new AuthError(
+              400,
+              'current_password_required',
+              'Current password required when setting new password.',
+            );
+          }
+          if (
+            body.current_password !== undefined &&
+            !(await verifyPassword(body.current_password, user.encrypted_password))
+          ) {
+            throw new AuthError(
+              400,
+              'current_password_invalid',
+              'Current password required when setting new password.',
+            );
+          }
+        }
+        if (hasPassword && (await verifyPassword(body.password, user.encrypted_password)))
+          throw errors.samePassword();
+        await tx.query(
+          `update auth.users set encrypted_password = $2, updated_at = now() where id = $1`,
+          [user.id, await hashPassword(body.password)],
+        );
+        await recordAudit(
+          tx,
+          { id: user.id, username: user.email ?? user.phone ?? '' },
+          'user_updated_password',
+          ip,
+        );
+      }
+    }
+
+    if (body.data) {
+      await tx.query(
+        `update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1`,
+        [user.id, JSON.stringify(mergeMetadata(user.raw_user_meta_data ?? {}, body.data))],
+      );
+    }
+
+    if (changesEmail) {
+      if (user.is_anonymous && config.mailerAutoconfirm) {
+        await tx.query(
+          `update auth.users set email = $2, email_confirmed_at = now(), is_anonymous = false, updated_at = now() where id = $1`,
+          [user.id, email],
+        );
+      } else {
+        if (challenge) await createFlowState(tx, user.id, challenge, 'email_change');
+        await sendEmailChange(tx, deps, { ip, redirectTo }, user, email!);
+      }
+    }
+
+    if (changesPhone) {
+      if (config.smsAutoconfirm) {
+        await tx.query(
+          `update auth.users set phone = $2, phone_confirmed_at = now(), updated_at = now() where id = $1`,
+          [user.id, phone],
+        );
+      } else {
+        await tx.query(
+          `update auth.users set phone_change = $2, updated_at = now() where id = $1`,
+          [user.id, phone],
+        );
+        await sendSmsCode(tx, deps, { ip }, user, 'phone_change', phone!);
+      }
+    }
+    await recordAudit(
+      tx,
+      { id: user.id, username: user.email ?? user.phone ?? '' },
+      'user_modified',
+      ip,
+    );
+  });
+  return c.json(await loadUserJson(deps.db, user.id));
+}
+
+const LOGOUT_SCOPES = ['global', 'local', 'others'] as const;
+
+/** POST /logout?scope=global|local|others → 204. */
+export async function logout(c: Context, deps: AuthDependencies): Promise<Response> {
+  const scope = c.req.query('scope') ?? 'global';
+  if (!(LOGOUT_SCOPES as readonly string[]).includes(scope)) {
+    throw errors.validation(`Unsupported logout scope "${scope}"`);
+  }
+  const { user, sessionId } = await authenticate(c, deps);
+  const ip = clientIp(c, deps.trustProxy);
+  await deps.db.transaction(async (tx) => {
+    if (!sessionId || scope === 'global') {
+      await tx.query(`delete from auth.sessions where user_id = $1`, [user.id]);
+    } else if (scope === 'local') {
+      await tx.query(`delete from auth.sessions where id = $1`, [sessionId]);
+    } else {
+      await tx.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [
+        user.id,
+        sessionId,
+      ]);
+    }
+    await recordAudit(tx, { id: user.id, username: user.email ?? user.phone ?? '' }, 'logout', ip, {
+      scope,
+    });
+  });
+  return c.body(null, 204);
+}
