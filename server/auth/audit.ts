@@ -1,24 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database';
 
-export type AuditAction =
-  | 'login'
-  | 'logout'
-  | 'user_signedup'
-  | 'user_confirmation_requested'
-  | 'user_recovery_requested'
-  | 'user_reauthenticate_requested'
-  | 'user_updated_password'
-  | 'user_modified'
-  | 'token_refreshed'
-  | 'token_revoked'
-  | 'user_invited'
-  | 'user_deleted'
-  | 'user_repeated_signup'
-  | 'factor_in_progress'
-  | 'factor_unenrolled'
-  | 'mfa_code_login'
-  | 'verification_attempted';
+/** GoTrue's audit actions and the log type each is filed under. */
+const LOG_TYPES = {
+  login: 'account',
+  logout: 'account',
+  invite_accepted: 'account',
+  user_signedup: 'team',
+  user_invited: 'team',
+  user_deleted: 'team',
+  token_revoked: 'token',
+  token_refreshed: 'token',
+  user_modified: 'user',
+  user_recovery_requested: 'user',
+  user_reauthenticate_requested: 'user',
+  user_confirmation_requested: 'user',
+  user_repeated_signup: 'user',
+  user_updated_password: 'user',
+  identity_linked: 'user',
+  identity_unlinked: 'user',
+  factor_in_progress: 'factor',
+  factor_unenrolled: 'factor',
+  challenge_created: 'factor',
+  verification_attempted: 'factor',
+  factor_deleted: 'factor',
+  factor_updated: 'factor',
+} as const;
+
+export type AuditAction = keyof typeof LOG_TYPES;
 
 export interface AuditActor {
   id: string;
@@ -33,13 +42,7 @@ export async function recordAudit(
   ip: string,
   traits: Record<string, unknown> = {},
 ): Promise<void> {
-  const logType = action.startsWith('token')
-    ? 'token'
-    : action.startsWith('user') || action === 'login' || action === 'logout'
-      ? action === 'login' || action === 'logout'
-        ? 'account'
-        : 'user'
-      : 'factor';
+  const logType = LOG_TYPES[action];
   await db.query(
     `insert into auth.audit_log_entries (id, payload, created_at, ip_address) values ($1, $2, now(), $3)`,
     [

@@ -85,12 +85,22 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   return user;
 }
 
-/** Marks an address verified on the user and in its identity's data. */
+/**
+ * Marks an address verified on the user and in its identity's data. The first
+ * confirmation also sets `user_metadata.email_verified` and clears the user's
+ * other pending links and codes, as GoTrue's Confirm does.
+ */
 export async function confirmEmail(db: Queryable, userId: string): Promise<void> {
-  await db.query(
-    `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
+  const first = await db.query(
+    `update auth.users set email_confirmed_at = now(),
+       raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb,
+       updated_at = now()
+     where id = $1 and email_confirmed_at is null`,
     [userId],
   );
+  if (first.rowCount > 0) {
+    await db.query(`delete from auth.one_time_tokens where user_id = $1`, [userId]);
+  }
   await db.query(
     `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
      where user_id = $1 and provider = 'email'`,
@@ -99,13 +109,74 @@ export async function confirmEmail(db: Queryable, userId: string): Promise<void>
 }
 
 export async function confirmPhone(db: Queryable, userId: string): Promise<void> {
-  await db.query(
-    `update auth.users set phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() where id = $1`,
+  const first = await db.query(
+    `update auth.users set phone_confirmed_at = now(), updated_at = now()
+     where id = $1 and phone_confirmed_at is null`,
     [userId],
   );
+  if (first.rowCount > 0) {
+    await db.query(`delete from auth.one_time_tokens where user_id = $1`, [userId]);
+  }
   await db.query(
     `update auth.identities set identity_data = identity_data || '{"phone_verified": true}'::jsonb, updated_at = now()
      where user_id = $1 and provider = 'phone'`,
     [userId],
+  );
+}
+
+/**
+ * After a confirmed email or phone change: updates the provider's identity, or
+ * creates it when the user had none (an anonymous user, or an email user adding
+ * a phone), as GoTrue's verify does; the user stops being anonymous.
+ */
+export async function confirmIdentityChange(
+  db: Queryable,
+  userId: string,
+  provider: 'email' | 'phone',
+  address: string,
+): Promise<void> {
+  const verifiedKey = provider === 'email' ? 'email_verified' : 'phone_verified';
+  const updated = await db.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object($3::text, $4::text, $5::text, true),
+       updated_at = now()
+     where user_id = $1 and provider = $2`,
+    [userId, provider, provider, address, verifiedKey],
+  );
+  if (updated.rowCount === 0) {
+    await db.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+       values ($1::text, $1::uuid, $3, $2, now(), now(), now())`,
+      [
+        userId,
+        provider,
+        JSON.stringify({
+          sub: userId,
+          [provider]: address,
+          email_verified: provider === 'email',
+          phone_verified: provider === 'phone',
+        }),
+      ],
+    );
+  }
+  await db.query(
+    `update auth.users set is_anonymous = false, updated_at = now() where id = $1 and is_anonymous`,
+    [userId],
+  );
+  await updateProviders(db, userId);
+}
+
+/** GoTrue's UpdateAppMetaDataProviders: `providers` from the identities, `provider` the first. */
+export async function updateProviders(db: Queryable, userId: string): Promise<void> {
+  const { rows } = await db.query<{ provider: string }>(
+    `select provider from auth.identities where user_id = $1 order by created_at, id`,
+    [userId],
+  );
+  const providers = [...new Set(rows.map((row) => row.provider))];
+  const update: Record<string, unknown> = { providers };
+  if (providers.length > 0) update.provider = providers[0];
+  await db.query(
+    `update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $2::jsonb,
+       updated_at = now() where id = $1`,
+    [userId, JSON.stringify(update)],
   );
 }

@@ -24,6 +24,7 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
     }
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw errors.badJson();
+  if (containsNul(json)) throw errors.validation('Invalid characters in request body');
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -31,6 +32,21 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
     throw errors.validation(`Invalid ${field}: ${issue?.message ?? 'invalid value'}`);
   }
   return parsed.data;
+}
+
+/** PostgreSQL cannot store U+0000 in text: such input is refused at the edge. */
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || typeof value !== 'object' || value === null) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** GoTrue's token hashes: hex SHA-224. */
+export function isTokenHash(value: string): boolean {
+  return /^[0-9a-f]{56}$/.test(value);
 }
 
 /** Loose string fields: GoTrue ignores unknown keys, and treats null like absent. */

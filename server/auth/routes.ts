@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { registerAdminRoutes } from './admin';
+import { DatabaseError } from '../db/database';
 import type { AuthDependencies, AuthHandler } from './context';
 import { registerIdentityRoutes } from './identities';
 import { registerMfaRoutes } from './mfa';
@@ -28,6 +29,10 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
       const requestId = randomUUID();
       if (error instanceof AuthError || error instanceof OAuthError) {
         return authErrorResponse(c, error, requestId);
+      }
+      // Input PostgreSQL refuses as data (SQLSTATE class 22) is the client's mistake, not ours.
+      if (error instanceof DatabaseError && error.code.startsWith('22')) {
+        return authErrorResponse(c, errors.validation('Invalid input'), requestId);
       }
       deps.logger.error({ err: error, requestId, path: c.req.path }, 'auth: unexpected failure');
       return authErrorResponse(c, errors.unexpected(), requestId);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Transaction } from '../db/database';
 import { recordAudit } from './audit';
 import type { AuthDependencies } from './context';
+import { confirmIdentityChange } from './create-user';
 import { AuthError, errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendEmailChange, sendSmsCode } from './messages';
@@ -17,6 +18,7 @@ import {
   findUserByPhone,
   isValidEmail,
   loadUserJson,
+  mergeMetadata,
   normaliseEmail,
   normalisePhone,
   type UserRow,
@@ -67,19 +69,6 @@ async function sessionInfo(tx: Transaction, sessionId: string | undefined) {
     ageHours: row?.age_hours ?? Number.POSITIVE_INFINITY,
     isRecovery: Boolean(row?.is_recovery),
   };
-}
-
-/** GoTrue's metadata update: keys with null are removed, others set. */
-function mergeMetadata(
-  current: Record<string, unknown>,
-  update: Record<string, unknown>,
-): Record<string, unknown> {
-  const next = { ...current };
-  for (const [key, value] of Object.entries(update)) {
-    if (value === null) delete next[key];
-    else next[key] = value;
-  }
-  return next;
 }
 
 async function verifyNonce(
@@ -204,10 +193,12 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
 
     if (changesEmail) {
       if (user.is_anonymous && config.mailerAutoconfirm) {
+        // Like signing up: an anonymous user's first address needs no confirmation here.
         await tx.query(
-          `update auth.users set email = $2, email_confirmed_at = now(), is_anonymous = false, updated_at = now() where id = $1`,
+          `update auth.users set email = $2, email_change = '', email_confirmed_at = now(), updated_at = now() where id = $1`,
           [user.id, email],
         );
+        await confirmIdentityChange(tx, user.id, 'email', email!);
       } else {
         if (challenge) await createFlowState(tx, user.id, challenge, 'email_change');
         await sendEmailChange(tx, deps, { ip, redirectTo }, user, email!);
@@ -217,9 +208,10 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
     if (changesPhone) {
       if (config.smsAutoconfirm) {
         await tx.query(
-          `update auth.users set phone = $2, phone_confirmed_at = now(), updated_at = now() where id = $1`,
+          `update auth.users set phone = $2, phone_change = '', phone_confirmed_at = now(), updated_at = now() where id = $1`,
           [user.id, phone],
         );
+        await confirmIdentityChange(tx, user.id, 'phone', phone!);
       } else {
         await tx.query(
           `update auth.users set phone_change = $2, updated_at = now() where id = $1`,

@@ -211,3 +211,16 @@ export async function loadUserJson(db: Queryable, userId: string): Promise<UserJ
   ]);
   return serializeUser(user, identities.rows, factors.rows);
 }
+
+/** GoTrue's metadata update: keys set to null are removed, others set. */
+export function mergeMetadata(
+  current: Record<string, unknown> | null,
+  updates: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(updates)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}

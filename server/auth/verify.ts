@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Transaction } from '../db/database';
 import { recordAudit } from './audit';
 import type { AuthDependencies } from './context';
-import { confirmEmail, confirmPhone } from './create-user';
+import { confirmEmail, confirmIdentityChange, confirmPhone } from './create-user';
 import { AuthError, errors } from './errors';
 import { issueAuthCode } from './flow-state';
 import {
@@ -17,7 +17,7 @@ import {
 } from './one-time-tokens';
 import { hitRateLimit } from './rate-limits';
 import { resolveRedirect } from './redirects';
-import { clientIp, optionalString, readBody, userAgent } from './request';
+import { clientIp, isTokenHash, optionalString, readBody, userAgent } from './request';
 import { startSession, type AuthMethod } from './sessions';
 import { tokenHash } from './tokens';
 import { findUserById, isBanned, normaliseEmail, normalisePhone, type UserRow } from './users';
@@ -89,32 +89,21 @@ async function applyVerification(
          where id = $1`,
         [user.id, user.email_change],
       );
-      await tx.query(
-        `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true),
-           updated_at = now() where user_id = $1 and provider = 'email'`,
-        [user.id, user.email_change],
-      );
-      await deleteOneTimeToken(
-        tx,
-        user.id,
-        stored.token_type === 'email_change_token_new'
-          ? 'email_change_token_current'
-          : 'email_change_token_new',
-      );
+      await confirmIdentityChange(tx, user.id, 'email', user.email_change);
+      await tx.query(`delete from auth.one_time_tokens where user_id = $1`, [user.id]);
       break;
     }
-    case 'phone_change_token':
+    case 'phone_change_token': {
+      if (!user.phone_change) throw errors.otpExpired();
       await tx.query(
         `update auth.users set phone = phone_change, phone_change = '', phone_change_sent_at = null,
            phone_confirmed_at = now(), updated_at = now() where id = $1`,
         [user.id],
       );
-      await tx.query(
-        `update auth.identities set identity_data = identity_data || jsonb_build_object('phone', (select phone from auth.users where id = $1), 'phone_verified', true)
-         where user_id = $1 and provider = 'phone'`,
-        [user.id],
-      );
+      await confirmIdentityChange(tx, user.id, 'phone', user.phone_change);
+      await tx.query(`delete from auth.one_time_tokens where user_id = $1`, [user.id]);
       break;
+    }
     default:
       throw errors.otpExpired();
   }
@@ -159,7 +148,9 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
     const types = tokenTypesFor[type]!;
     let stored: StoredToken | null = null;
     if (body.token_hash) {
-      stored = await findOneTimeToken(tx, body.token_hash, types);
+      stored = isTokenHash(body.token_hash)
+        ? await findOneTimeToken(tx, body.token_hash, types)
+        : null;
     } else if (PHONE_VERIFY_TYPES.includes(type)) {
       if (!body.phone) throw errors.validation('Verify requires a phone number for this type');
       const phone = normalisePhone(body.phone);
@@ -219,6 +210,7 @@ export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Res
     const type = assertType(c.req.query('type'));
     const hash = c.req.query('token');
     if (!hash) throw errors.validation('Verify requires either a token or a token hash');
+    if (!isTokenHash(hash)) throw errors.otpExpired();
     await hitRateLimit(
       deps.db,
       `verify:${ip}`,

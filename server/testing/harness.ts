@@ -10,7 +10,7 @@ import type { Database } from '../db/database';
 import { openPGlite } from '../db/pglite';
 import { openPostgres } from '../db/postgres';
 import { loadKeys, type Keys } from '../keys/load-keys';
-import { createLogger } from '../logger';
+import { createLogger, type Logger } from '../logger';
 import { startServer } from '../server';
 import { ROOT_DIR } from './root-dir';
 import { copyPGliteTemplate, type TestDatabaseTemplate } from './templates';
@@ -104,6 +104,8 @@ export interface TestServer {
   anonKey: string;
   serviceRoleKey: string;
   dataDir: string;
+  /** Makes the server's mail sender look for due messages now. */
+  wakeMailSender(): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** An existing database to serve instead of a fresh clone (not dropped on close). */
   database?: Database;
+  /** A logger to use instead of the silent one (to read what the server logs). */
+  logger?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -123,7 +127,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       HOST: '127.0.0.1',
       SITE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       SHUTDOWN_TIMEOUT_MS: '2000',
       ...options.env,
     },
@@ -133,7 +137,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = options.database ?? clone!.db;
   try {
     const keys = await loadKeys(config);
-    const logger = await createLogger(config.log);
+    const logger = options.logger ?? (await createLogger(config.log));
     const server = await startServer({ config, db, keys, logger });
     return {
       url: server.url,
@@ -143,6 +147,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       anonKey: keys.anonKey,
       serviceRoleKey: keys.serviceRoleKey,
       dataDir,
+      wakeMailSender: server.wakeMailSender,
       async close() {
         await server.close();
         await clone?.drop();
