@@ -20,8 +20,6 @@ export interface AppDependencies {
   site: StaticSite;
   /** Server start time, for /health. */
   startedAt?: number;
-  /** Wakes the mail sender when a request queued a message. */
-  onMessageQueued?: () => void;
 }
 
 export const API_MOUNTS = ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1'] as const;
@@ -105,7 +103,6 @@ export function createApp(dependencies: AppDependencies): Hono {
       config: config.auth,
       logger,
       trustProxy: config.trustProxy,
-      onMessageQueued: dependencies.onMessageQueued,
     }),
   );
   app.route('/rest/v1', createRestRoutes());

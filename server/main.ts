@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatDemoAccounts, seedDemoAccounts, type DemoAccount } from './auth/demo-accounts';
 import { ConfigError, loadConfig, type Config } from './config';
 import type { Database } from './db/database';
 import { MigrationError, migrate } from './db/migrate';
@@ -72,6 +73,9 @@ async function run(): Promise<void> {
     if (config.seedSampleData) {
       await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
     }
+    const demoAccounts: DemoAccount[] = isFreshDatabase
+      ? await seedDemoAccounts(db, config.auth, migrationLog)
+      : [];
     const server = await startServer({ config, db, keys, logger });
     const elapsed = Math.round(performance.now() - started);
     logger.info(
@@ -87,6 +91,10 @@ async function run(): Promise<void> {
     );
     if (isFreshDatabase && keys.file) {
       logger.info(`new keys in ${keys.file}; \`npm run keys\` prints the URL and API keys`);
+    }
+    if (demoAccounts.length > 0) {
+      // Straight to stdout, not only the JSON log, so the operator sees it; never printed again.
+      process.stdout.write(`\n${formatDemoAccounts(demoAccounts, config.siteUrl)}\n\n`);
     }
 
     const shutdown = async (signal: NodeJS.Signals) => {

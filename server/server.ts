@@ -3,11 +3,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { isAppRoute } from '../src/config/paths';
 import { createApp } from './app';
+import { pruneRateLimits } from './auth/rate-limits';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { createStaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
+import { startMailSender } from './mail/sender';
 
 /** The only place that opens a port. */
 
@@ -22,6 +24,8 @@ export interface RunningServer {
   /** Base URL the server answers on, e.g. http://127.0.0.1:3000. */
   url: string;
   port: number;
+  /** Makes the mail sender look for due messages now (it also polls and listens). */
+  wakeMailSender(): void;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes sockets. */
   close(): Promise<void>;
 }
@@ -80,12 +84,23 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         ? 'localhost'
         : address.address;
 
+  const { db } = dependencies;
+  const mailSender = startMailSender({
+    db,
+    smtpUrl: config.auth.smtpUrl,
+    from: config.auth.smtpFrom,
+    logger,
+    maintenance: () => pruneRateLimits(db),
+  });
+
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    wakeMailSender: () => mailSender.wake(),
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      if (closing) return closing;
+      const httpClosed = new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive sockets become idle once their request ends: close them as they do.
         const sweeper = setInterval(() => server.closeIdleConnections(), 25);
@@ -99,6 +114,19 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
           clearTimeout(deadline);
         });
       });
+      // Messages queued by requests still in flight wait in the outbox for the next start.
+      // A send that outlasts the shutdown timeout is abandoned: its lease runs out and it is sent again.
+      let senderDeadline: NodeJS.Timeout | undefined;
+      const senderStopped = Promise.race([
+        mailSender.stop(),
+        new Promise<void>((resolve) => {
+          senderDeadline = setTimeout(() => {
+            logger.warn('shutdown timeout: a message was still being sent; it will be retried');
+            resolve();
+          }, config.shutdownTimeoutMs);
+        }),
+      ]).finally(() => clearTimeout(senderDeadline));
+      closing = Promise.all([senderStopped, httpClosed]).then(() => undefined);
       return closing;
     },
   };

@@ -11,8 +11,6 @@ export interface AuthDependencies {
   config: AuthConfig;
   logger: Logger;
   trustProxy: boolean;
-  /** Wakes the mail sender after a transaction queued a message. */
-  onMessageQueued?: () => void;
 }
 
 /** Wraps a handler so its errors become GoTrue's error bodies. */

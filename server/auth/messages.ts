@@ -106,7 +106,6 @@ async function sendEmailToken(
     ...options.render(link, token.otp),
   });
   await markSent(db, user.id, options.sentColumn);
-  deps.onMessageQueued?.();
 }
 
 export function sendSignupConfirmation(
@@ -222,7 +221,6 @@ export async function sendEmailChange(
        updated_at = now() where id = $1`,
     [user.id, newEmail],
   );
-  deps.onMessageQueued?.();
 }
 
 export async function sendReauthentication(
@@ -258,7 +256,6 @@ export async function sendReauthentication(
     });
   }
   await markSent(db, user.id, 'reauthentication_sent_at');
-  deps.onMessageQueued?.();
 }
 
 /** An SMS code: sign-up confirmation, sign-in (otp) or a phone change. */
@@ -300,6 +297,5 @@ export async function sendSmsCode(
         ? 'confirmation_sent_at'
         : 'recovery_sent_at',
   );
-  deps.onMessageQueued?.();
   return messageId;
 }
