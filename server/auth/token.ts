@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { Transaction } from '../db/database';
+import type { Queryable, Transaction } from '../db/database';
 import { recordAudit } from './audit';
 import type { AuthDependencies } from './context';
 import { AuthError, OAuthError, errors } from './errors';
@@ -23,6 +23,18 @@ import {
 const FREE_FAILURES = 5;
 const SLOWDOWN_STEP_MS = 400;
 const MAX_SLOWDOWN_MS = 4000;
+
+/** Whether the user signed in from this IP address in the last 30 days (the audit log). */
+async function hasSignedInFrom(db: Queryable, userId: string, ip: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `select 1 from auth.audit_log_entries
+     where ip_address = $2 and payload ->> 'actor_id' = $1 and payload ->> 'action' = 'login'
+       and created_at > now() - interval '30 days'
+     limit 1`,
+    [userId, ip.slice(0, 64)],
+  );
+  return rows.length > 0;
+}
 
 export async function token(c: Context, deps: AuthDependencies): Promise<Response> {
   switch (c.req.query('grant_type')) {
@@ -83,18 +95,23 @@ async function passwordGrant(c: Context, deps: AuthDependencies): Promise<Respon
     300,
     errors.overRequestRateLimit,
   );
+  const user = body.email
+    ? await findUserByEmail(deps.db, identifier)
+    : await findUserByPhone(deps.db, identifier);
   const failures = await currentHits(deps.db, failureKey, 3600);
-  if (failures >= config.rateLimits.failedSignInsPerAccountPerHour)
+  // Past the hourly limit only addresses the owner has signed in from may still try,
+  // so guessing from elsewhere stops without locking the owner out.
+  if (
+    failures >= config.rateLimits.failedSignInsPerAccountPerHour &&
+    !(user && (await hasSignedInFrom(deps.db, user.id, ip)))
+  ) {
     throw errors.overRequestRateLimit();
+  }
   // Slow down repeated failures for this address, whether or not an account has it.
   if (failures >= FREE_FAILURES) {
     const delay = Math.min((failures - FREE_FAILURES + 1) * SLOWDOWN_STEP_MS, MAX_SLOWDOWN_MS);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
-
-  const user = body.email
-    ? await findUserByEmail(deps.db, identifier)
-    : await findUserByPhone(deps.db, identifier);
   const isValid = await verifyPassword(password, user?.encrypted_password);
   if (!user || !isValid || user.is_anonymous) {
     await hitRateLimit(
