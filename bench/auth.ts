@@ -1,6 +1,7 @@
 // `npm run bench:auth`: sign-ins per second and p95 under 20 concurrent clients,
 // GET /user and token refreshes per second, and /health latency while a sign-in
-// burst runs — on the built server (PGlite by default; DATABASE_URL to use PostgreSQL).
+// burst runs, for the built server on PGlite and then on PostgreSQL (DATABASE_URL,
+// or a throw-away local cluster when the binaries are installed), side by side.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findPostgresBinaries, startPostgresCluster } from '../server/testing/postgres-cluster';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'server', 'main.mjs');
@@ -62,119 +64,137 @@ if (!existsSync(entry)) {
   console.error('Build first: npm run build');
   process.exit(1);
 }
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-auth-'));
-const unlimited = '1000000';
-const server = spawn(process.execPath, [entry], {
-  env: {
-    PATH: process.env.PATH,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'false',
-    MAILER_AUTOCONFIRM: 'true',
-    RATE_LIMIT_SIGN_IN_SIGN_UPS: unlimited,
-    RATE_LIMIT_TOKEN_REFRESH: unlimited,
-    RATE_LIMIT_FAILED_SIGN_INS: unlimited,
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-
-const post = async (pathname: string, body: unknown, token?: string) => {
-  const response = await fetch(`${base}${pathname}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
+async function runBench(engine: string, databaseUrl: string | undefined): Promise<void> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-auth-'));
+  const unlimited = '1000000';
+  const server = spawn(process.execPath, [entry], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      MAILER_AUTOCONFIRM: 'true',
+      RATE_LIMIT_SIGN_IN_SIGN_UPS: unlimited,
+      RATE_LIMIT_TOKEN_REFRESH: unlimited,
+      RATE_LIMIT_FAILED_SIGN_INS: unlimited,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
-    body: JSON.stringify(body),
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  if (!response.ok) throw new Error(`${pathname} ${response.status} ${await response.text()}`);
-  return (await response.json()) as { access_token: string; refresh_token: string };
-};
 
-try {
-  for (;;) {
-    if (
-      await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
+  const post = async (pathname: string, body: unknown, token?: string) => {
+    const response = await fetch(`${base}${pathname}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${pathname} ${response.status} ${await response.text()}`);
+    return (await response.json()) as { access_token: string; refresh_token: string };
+  };
+
+  try {
+    for (;;) {
+      if (
+        await fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
       )
-    )
-      break;
-    if (server.exitCode !== null) throw new Error('server exited');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const emails = Array.from({ length: CONCURRENCY }, (_, index) => `bench-${index}@example.com`);
-  const sessions = await Promise.all(
-    emails.map((email) => post('/auth/v1/signup', { email, password: PASSWORD })),
-  );
+        break;
+      if (server.exitCode !== null) throw new Error('server exited');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const emails = Array.from({ length: CONCURRENCY }, (_, index) => `bench-${index}@example.com`);
+    const sessions = await Promise.all(
+      emails.map((email) => post('/auth/v1/signup', { email, password: PASSWORD })),
+    );
 
-  console.log(
-    `auth benchmark on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONCURRENCY} concurrent clients, node ${process.version}`,
-  );
-  report(
-    'sign-in (password grant)',
-    await pool(400, CONCURRENCY, async (index) => {
+    console.log(`\n${engine}, ${CONCURRENCY} concurrent clients, node ${process.version}`);
+    report(
+      'sign-in (password grant)',
+      await pool(400, CONCURRENCY, async (index) => {
+        await post('/auth/v1/token?grant_type=password', {
+          email: emails[index % emails.length],
+          password: PASSWORD,
+        });
+      }),
+    );
+    report(
+      'GET /user',
+      await pool(3000, CONCURRENCY, async (index) => {
+        const response = await fetch(`${base}/auth/v1/user`, {
+          headers: { authorization: `Bearer ${sessions[index % sessions.length]!.access_token}` },
+        });
+        if (!response.ok) throw new Error(`user ${response.status}`);
+        await response.arrayBuffer();
+      }),
+    );
+    const refreshTokens = sessions.map((session) => session.refresh_token);
+    report(
+      'token refresh (rotation)',
+      await pool(1000, CONCURRENCY, async (index) => {
+        // Each client refreshes its own chain, one at a time.
+        const slot = index % CONCURRENCY;
+        const next = await post('/auth/v1/token?grant_type=refresh_token', {
+          refresh_token: refreshTokens[slot],
+        });
+        refreshTokens[slot] = next.refresh_token;
+      }).catch((error: unknown) => {
+        throw error;
+      }),
+    );
+
+    // /health latency while a sign-in burst keeps the hashing threads busy.
+    const healthLatencies: number[] = [];
+    let bursting = true;
+    const prober = (async () => {
+      while (bursting) {
+        const started = performance.now();
+        await (await fetch(`${base}/health`)).arrayBuffer();
+        healthLatencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const burst = await pool(300, CONCURRENCY, async (index) => {
       await post('/auth/v1/token?grant_type=password', {
         email: emails[index % emails.length],
         password: PASSWORD,
       });
-    }),
-  );
-  report(
-    'GET /user',
-    await pool(3000, CONCURRENCY, async (index) => {
-      const response = await fetch(`${base}/auth/v1/user`, {
-        headers: { authorization: `Bearer ${sessions[index % sessions.length]!.access_token}` },
-      });
-      if (!response.ok) throw new Error(`user ${response.status}`);
-      await response.arrayBuffer();
-    }),
-  );
-  const refreshTokens = sessions.map((session) => session.refresh_token);
-  report(
-    'token refresh (rotation)',
-    await pool(1000, CONCURRENCY, async (index) => {
-      // Each client refreshes its own chain, one at a time.
-      const slot = index % CONCURRENCY;
-      const next = await post('/auth/v1/token?grant_type=refresh_token', {
-        refresh_token: refreshTokens[slot],
-      });
-      refreshTokens[slot] = next.refresh_token;
-    }).catch((error: unknown) => {
-      throw error;
-    }),
-  );
-
-  // /health latency while a sign-in burst keeps the hashing threads busy.
-  const healthLatencies: number[] = [];
-  let bursting = true;
-  const prober = (async () => {
-    while (bursting) {
-      const started = performance.now();
-      await (await fetch(`${base}/health`)).arrayBuffer();
-      healthLatencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const burst = await pool(300, CONCURRENCY, async (index) => {
-    await post('/auth/v1/token?grant_type=password', {
-      email: emails[index % emails.length],
-      password: PASSWORD,
     });
-  });
-  bursting = false;
-  await prober;
-  report('sign-in during the burst', burst);
-  console.log(
-    `${'GET /health during the burst'.padEnd(34)}   p50 ${percentile(healthLatencies, 50).toFixed(1)} ms   p99 ${percentile(healthLatencies, 99).toFixed(1)} ms   (n=${healthLatencies.length}, goal p99 ≤ 50 ms)`,
-  );
-} finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  await rm(dataDir, { recursive: true, force: true });
+    bursting = false;
+    await prober;
+    report('sign-in during the burst', burst);
+    console.log(
+      `${'GET /health during the burst'.padEnd(34)}   p50 ${percentile(healthLatencies, 50).toFixed(1)} ms   p99 ${percentile(healthLatencies, 99).toFixed(1)} ms   (n=${healthLatencies.length}, goal p99 ≤ 50 ms)`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log('auth benchmark (bcrypt cost 10; each sign-in hashes once)');
+await runBench('PGlite (embedded)', undefined);
+if (process.env.DATABASE_URL) {
+  await runBench('PostgreSQL (DATABASE_URL)', process.env.DATABASE_URL);
+} else {
+  const binaries = findPostgresBinaries();
+  if (binaries) {
+    const cluster = await startPostgresCluster(binaries);
+    try {
+      await runBench('PostgreSQL (local throw-away cluster, fsync off)', cluster.url);
+    } finally {
+      await cluster.stop();
+    }
+  } else {
+    console.log('\nPostgreSQL: skipped (no initdb/pg_ctl found; set DATABASE_URL)');
+  }
 }

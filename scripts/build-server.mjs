@@ -1,11 +1,18 @@
-// Bundles the server into one ES module (dist/server/main.mjs); packages stay in node_modules.
+// Bundles the server into ES modules (dist/server/main.mjs, chunks, and the password
+// worker at dist/server/auth/password-worker.mjs); packages stay in node_modules.
+import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
+// Stale chunks from earlier builds would otherwise pile up.
+await rm('dist/server', { recursive: true, force: true });
+
 await build({
-  entryPoints: ['server/main.ts'],
+  // The password worker is its own entry: worker threads load it by path (server/auth/passwords.ts).
+  entryPoints: ['server/main.ts', 'server/auth/password-worker.mjs'],
   outdir: 'dist/server',
+  outbase: 'server',
   outExtension: { '.js': '.mjs' },
-  entryNames: '[name]',
+  entryNames: '[dir]/[name]',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   bundle: true,

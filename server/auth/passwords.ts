@@ -1,20 +1,56 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import argon2 from 'argon2';
-import bcrypt from 'bcrypt';
+import { Piscina } from 'piscina';
 import type { AuthConfig } from './auth-config';
 import { errors } from './errors';
 
 /**
- * Hashing runs on libuv's thread pool (bcrypt and argon2 are native and async),
- * so a burst of sign-ins never blocks other requests. Cost 10, as GoTrue, so
- * hashes move to and from Supabase unchanged.
+ * bcrypt at cost 10, as GoTrue, so hashes move to and from Supabase unchanged.
+ * Hashing runs in a pool of worker threads (one per core, lowered priority),
+ * not on libuv's thread pool: there a burst of sign-ins would queue in front
+ * of the file reads and WebCrypto signing every other request needs, and
+ * starve the event loop of CPU. Imported argon2 hashes verify with `argon2`
+ * (rare: each is replaced by bcrypt at the first sign-in).
  */
 const BCRYPT_COST = 10;
 const MAX_PASSWORD_BYTES = 72;
 
+/** The worker module: beside this file in the sources, under `auth/` beside the bundled entry. */
+function workerFile(): string {
+  const candidates = [
+    './password-worker.mjs',
+    './auth/password-worker.mjs',
+    '../auth/password-worker.mjs',
+  ];
+  for (const candidate of candidates) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  throw new Error('password-worker.mjs not found next to the server code');
+}
+
+let pool: Piscina | undefined;
+function passwordPool(): Piscina {
+  pool ??= new Piscina({
+    filename: workerFile(),
+    minThreads: 0,
+    maxThreads: Math.max(1, availableParallelism()),
+    idleTimeout: 60_000,
+    niceIncrement: 10,
+  });
+  return pool;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+  return passwordPool().run({ password, cost: BCRYPT_COST }, { name: 'hash' }) as Promise<string>;
+}
+
+function bcryptCompare(password: string, hash: string): Promise<boolean> {
+  return passwordPool().run({ password, hash }, { name: 'compare' }) as Promise<boolean>;
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -29,8 +65,8 @@ export async function verifyPassword(
   stored: string | null | undefined,
 ): Promise<boolean> {
   if (!stored) {
-    dummyHash ??= bcrypt.hash(randomBytes(16).toString('hex'), BCRYPT_COST);
-    await bcrypt.compare(password, await dummyHash);
+    dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    await bcryptCompare(password, await dummyHash);
     return false;
   }
   if (stored.startsWith('$argon2')) {
@@ -40,7 +76,7 @@ export async function verifyPassword(
       return false;
     }
   }
-  if (/^\$2[abxy]\$\d{2}\$/.test(stored)) return bcrypt.compare(password, stored);
+  if (/^\$2[abxy]\$\d{2}\$/.test(stored)) return bcryptCompare(password, stored);
   return false;
 }
 
