@@ -2,7 +2,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { AppShell } from './app/app';
 import { renderHead } from './app/head-tags';
-import { loadFooter } from './app/root-layout';
+import { loadFooter } from './app/marketing-layout';
 import { AppRoutes, onDemandPages } from './app/router';
 import { landingSections } from './app/routes/landing';
 import { SITE_URL_PLACEHOLDER, metaForPath, pageMeta } from './config/page-meta';

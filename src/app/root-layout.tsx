@@ -1,13 +1,7 @@
 import { Outlet } from 'react-router';
-import { LazySection } from '@/components/layout/lazy-section';
 import { ScrollManager } from '@/components/layout/scroll-manager';
-import { SiteHeader } from '@/components/layout/site-header';
-import { SectionSkeleton } from '@/components/ui/skeleton';
+import { AuthLinkHandler } from './auth-link-handler';
 import { DocumentMeta } from './document-meta';
-
-export const loadFooter = () => import('@/components/layout/site-footer');
-// Created once: the footer stays mounted across navigations (see LazySection).
-const footerSkeleton = <SectionSkeleton tone="dark" className="min-h-[560px] lg:min-h-[330px]" />;
 
 export function RootLayout() {
   return (
@@ -18,13 +12,10 @@ export function RootLayout() {
       >
         Skip to content
       </a>
-      <SiteHeader />
-      <div id="main" className="flex-1">
-        <Outlet />
-      </div>
-      <LazySection name="footer" loader={loadFooter} skeleton={footerSkeleton} />
+      <Outlet />
       <DocumentMeta />
       <ScrollManager />
+      <AuthLinkHandler />
     </div>
   );
 }

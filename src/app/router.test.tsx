@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter, type RouteObject } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appRoutePatterns, isAppRoute, paths } from '@/config/paths';
 import { renderAsync } from '@/testing/render';
 import { AppRoutes, routes } from './router';
@@ -20,28 +20,56 @@ function routePaths(table: RouteObject[]): string[] {
   ]);
 }
 
-const pageHeadings: Record<string, RegExp> = {
+const publicPageHeadings: Record<string, RegExp> = {
   [paths.home]: /AI phone system for customer success/i,
   [paths.partner]: /partner program/i,
-  [paths.partnerPortal]: /referrals, commissions/i,
   [paths.auth]: /sign in to cervana/i,
-  [paths.dashboard]: /your phone agent at a glance/i,
-  [paths.admin]: /cervana admin/i,
   [paths.demo]: /see cervana answer/i,
   [paths.talkToSales]: /talk to our sales team/i,
   [paths.privacyPolicy]: /privacy policy/i,
 };
+const signedInPages = [paths.dashboard, paths.accountSettings, paths.partnerPortal, paths.admin];
+
+/** Where the app lives: a backend that is up, and a browser with no session stored. */
+beforeEach(() => {
+  localStorage.clear();
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
+    String(input) === '/config.json'
+      ? Response.json({ url: 'http://127.0.0.1:9', anonKey: 'anon-key-for-tests' })
+      : Promise.reject(new TypeError('no network in unit tests')),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
 
 describe('the route table', () => {
   it('holds every page of the spec plus the not-found page, and nothing else', () => {
     expect(routePaths(routes).sort()).toEqual([...appRoutePatterns, '*'].sort());
-    expect(Object.keys(pageHeadings).sort()).toEqual([...appRoutePatterns].sort());
+    expect([...Object.keys(publicPageHeadings), ...signedInPages].sort()).toEqual(
+      [...appRoutePatterns].sort(),
+    );
   });
 
-  it.each(Object.entries(pageHeadings))('renders its own page at %s', async (path, heading) => {
-    await renderAt(path);
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
-  });
+  it.each(Object.entries(publicPageHeadings))(
+    'renders its own page at %s',
+    async (path, heading) => {
+      await renderAt(path);
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    },
+  );
+
+  it.each(signedInPages)(
+    'sends a signed-out visitor of %s to sign in, and back after',
+    async (path) => {
+      await renderAt(path);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: /sign in to cervana/i }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: /create an account/i })).toHaveAttribute(
+        'href',
+        `/auth?mode=sign-up&next=${encodeURIComponent(path)}`,
+      );
+    },
+  );
 
   it('renders the not-found page for any other path', async () => {
     await renderAt('/no-such-page');
@@ -72,7 +100,7 @@ describe('the route table', () => {
 describe('isAppRoute', () => {
   it('matches the pages and nothing else', () => {
     for (const path of appRoutePatterns) expect(isAppRoute(path)).toBe(true);
-    for (const path of ['/nope', '/partner/x', '/dashboard/', '/Partner', '']) {
+    for (const path of ['/nope', '/partner/x', '/dashboard/', '/dashboard/nope', '/Partner', '']) {
       expect(isAppRoute(path)).toBe(false);
     }
   });

@@ -3,6 +3,8 @@ import { useRoutes, type RouteObject } from 'react-router';
 import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
 import { onDemand as onDemandComponent, type OnDemandComponent } from '@/lib/on-demand';
+import { MarketingLayout } from './marketing-layout';
+import { RequireAuth } from './require-auth';
 import { RootLayout } from './root-layout';
 import { LandingPage } from './routes/landing';
 
@@ -25,11 +27,14 @@ const PartnerPage = onDemandComponent(() => import('./routes/partner'));
 const PartnerPortalPage = onDemandComponent(() => import('./routes/partner-portal'));
 const AuthPage = onDemandComponent(() => import('./routes/auth'));
 const DashboardPage = onDemandComponent(() => import('./routes/dashboard'));
+const AccountSettingsPage = onDemandComponent(() => import('./routes/account-settings'));
 const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
 const NotFoundPage = onDemandComponent(() => import('./routes/not-found'));
+// The signed-in areas' frame loads with their first page, not with the landing page.
+const PortalLayout = onDemandComponent(() => import('./portal-layout'));
 
 /** Every page loaded on demand, for the prerenderer to load first. */
 export const onDemandPages: OnDemandComponent[] = [
@@ -37,45 +42,56 @@ export const onDemandPages: OnDemandComponent[] = [
   PartnerPortalPage,
   AuthPage,
   DashboardPage,
+  AccountSettingsPage,
   AdminPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
   NotFoundPage,
+  PortalLayout,
 ];
 
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { path: paths.home, element: <LandingPage /> },
       {
-        path: paths.partner,
-        element: onDemand(PartnerPage, paths.partner),
+        element: <MarketingLayout />,
+        children: [
+          { path: paths.home, element: <LandingPage /> },
+          { path: paths.partner, element: onDemand(PartnerPage, paths.partner) },
+          { path: paths.auth, element: onDemand(AuthPage, paths.auth) },
+          { path: paths.demo, element: onDemand(DemoPage, paths.demo) },
+          { path: paths.talkToSales, element: onDemand(TalkToSalesPage, paths.talkToSales) },
+          { path: paths.privacyPolicy, element: onDemand(PrivacyPolicyPage, paths.privacyPolicy) },
+          { path: '*', element: onDemand(NotFoundPage, '*') },
+        ],
       },
       {
-        path: paths.partnerPortal,
-        element: onDemand(PartnerPortalPage, paths.partnerPortal),
+        // The signed-in areas. Who may see each is decided here, by RequireAuth.
+        element: onDemand(PortalLayout, 'portal'),
+        children: [
+          {
+            path: paths.dashboard,
+            element: <RequireAuth>{onDemand(DashboardPage, paths.dashboard)}</RequireAuth>,
+          },
+          {
+            path: paths.accountSettings,
+            element: (
+              <RequireAuth>{onDemand(AccountSettingsPage, paths.accountSettings)}</RequireAuth>
+            ),
+          },
+          {
+            // Any signed-in user: partners get the portal, others how to join.
+            path: paths.partnerPortal,
+            element: <RequireAuth>{onDemand(PartnerPortalPage, paths.partnerPortal)}</RequireAuth>,
+          },
+          {
+            path: paths.admin,
+            element: <RequireAuth role="admin">{onDemand(AdminPage, paths.admin)}</RequireAuth>,
+          },
+        ],
       },
-      { path: paths.auth, element: onDemand(AuthPage, paths.auth) },
-      {
-        path: paths.dashboard,
-        element: onDemand(DashboardPage, paths.dashboard),
-      },
-      {
-        path: paths.admin,
-        element: onDemand(AdminPage, paths.admin),
-      },
-      { path: paths.demo, element: onDemand(DemoPage, paths.demo) },
-      {
-        path: paths.talkToSales,
-        element: onDemand(TalkToSalesPage, paths.talkToSales),
-      },
-      {
-        path: paths.privacyPolicy,
-        element: onDemand(PrivacyPolicyPage, paths.privacyPolicy),
-      },
-      { path: '*', element: onDemand(NotFoundPage, '*') },
     ],
   },
 ];

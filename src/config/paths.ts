@@ -8,6 +8,7 @@ export const paths = {
   partnerPortal: '/partner-portal',
   auth: '/auth',
   dashboard: '/dashboard',
+  accountSettings: '/dashboard/settings',
   admin: '/admin',
   demo: '/demo',
   talkToSales: '/talk-to-sales',

@@ -19,3 +19,8 @@ export function getQueryClient(): QueryClient {
   browserClient ??= createQueryClient();
   return browserClient;
 }
+
+/** Drops every cached query (e.g. on sign-out); nothing to do before the first data page. */
+export function clearQueryCache(): void {
+  browserClient?.clear();
+}

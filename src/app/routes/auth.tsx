@@ -1,11 +1,3 @@
-import { PageIntro } from '@/components/layout/page-intro';
+import { AuthPage } from '@/features/auth/components/auth-page';
 
-export default function AuthPage() {
-  return (
-    <main>
-      <PageIntro eyebrow="Account" title="Sign in to Cervana">
-        <p>Sign in or create an account to see what your phone agent did today.</p>
-      </PageIntro>
-    </main>
-  );
-}
+export default AuthPage;

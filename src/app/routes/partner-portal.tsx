@@ -1,11 +1,51 @@
-import { PageIntro } from '@/components/layout/page-intro';
+import { Link } from 'react-router';
+import { PortalPage } from '@/components/layout/portal-page';
+import { buttonStyles } from '@/components/ui/button-styles';
+import { paths } from '@/config/paths';
+import { roleOf } from '@/lib/auth/roles';
+import { profileOf } from '@/lib/auth/user-profile';
+import { useAuth } from '@/lib/auth/use-auth';
 
+/** Partners (and admins) get the portal; anyone else signed in learns how to join. */
 export default function PartnerPortalPage() {
+  const { user } = useAuth();
+  const role = roleOf(user);
+  if (role !== 'partner' && role !== 'admin') {
+    return (
+      <PortalPage
+        eyebrow="Partner portal"
+        title="Join the Cervana partner program"
+        description={
+          <p>
+            The portal is for approved partners. Refer customer success teams to Cervana and earn a
+            commission on every customer you bring.
+          </p>
+        }
+      >
+        <Link to={paths.partner} className={buttonStyles({ size: 'lg' })}>
+          See the program and apply
+        </Link>
+      </PortalPage>
+    );
+  }
+  const { company } = profileOf(user);
   return (
-    <main>
-      <PageIntro eyebrow="Partner portal" title="Your referrals, commissions and assets">
-        <p>Sign in to see your referral link, the leads you brought in and what you have earned.</p>
-      </PageIntro>
-    </main>
+    <PortalPage
+      eyebrow="Partner portal"
+      title="Your referrals, commissions and assets"
+      description={<p>{company ? `${company}, welcome back.` : 'Welcome back.'}</p>}
+    >
+      <section
+        aria-labelledby="referrals-heading"
+        className="rounded-2xl border border-sand-200 bg-white p-6"
+      >
+        <h2 id="referrals-heading" className="text-lg font-semibold text-ink-900">
+          Referrals
+        </h2>
+        <p className="mt-2 text-ink-600">
+          Your referral link, the leads it brings and their progress will show here.
+        </p>
+      </section>
+    </PortalPage>
   );
 }

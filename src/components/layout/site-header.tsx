@@ -6,6 +6,7 @@ import { buttonStyles } from '@/components/ui/button-styles';
 import { Container } from '@/components/ui/container';
 import { paths } from '@/config/paths';
 import { mainNavigation } from '@/config/site';
+import { HeaderAccount } from './header-account';
 import { Logo } from './logo';
 import { NavItem } from './section-link';
 
@@ -46,27 +47,30 @@ export function SiteHeader() {
             </NavItem>
           ))}
         </nav>
-        <div className="hidden items-center gap-2 lg:flex">
-          <Link to={paths.talkToSales} className={buttonStyles({ variant: 'secondary' })}>
-            Talk to Sales
-          </Link>
-          <DemoBookingButton />
+        <div className="flex items-center gap-2">
+          <HeaderAccount />
+          <div className="hidden items-center gap-2 lg:flex">
+            <Link to={paths.talkToSales} className={buttonStyles({ variant: 'secondary' })}>
+              Talk to Sales
+            </Link>
+            <DemoBookingButton />
+          </div>
+          <button
+            ref={toggle}
+            type="button"
+            className="inline-flex size-11 items-center justify-center rounded-lg text-ink-900 hover:bg-sand-100 lg:hidden"
+            aria-expanded={isMenuOpen}
+            aria-controls={MENU_ID}
+            onClick={() => setIsMenuOpen(!isMenuOpen)}
+          >
+            {isMenuOpen ? (
+              <X aria-hidden="true" className="size-6" />
+            ) : (
+              <Menu aria-hidden="true" className="size-6" />
+            )}
+            <span className="sr-only">{isMenuOpen ? 'Close menu' : 'Open menu'}</span>
+          </button>
         </div>
-        <button
-          ref={toggle}
-          type="button"
-          className="inline-flex size-11 items-center justify-center rounded-lg text-ink-900 hover:bg-sand-100 lg:hidden"
-          aria-expanded={isMenuOpen}
-          aria-controls={MENU_ID}
-          onClick={() => setIsMenuOpen(!isMenuOpen)}
-        >
-          {isMenuOpen ? (
-            <X aria-hidden="true" className="size-6" />
-          ) : (
-            <Menu aria-hidden="true" className="size-6" />
-          )}
-          <span className="sr-only">{isMenuOpen ? 'Close menu' : 'Open menu'}</span>
-        </button>
       </Container>
       <div
         id={MENU_ID}

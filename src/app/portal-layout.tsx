@@ -1,0 +1,16 @@
+import { Outlet } from 'react-router';
+import { PortalShell } from '@/components/layout/portal-shell';
+import { useAuth } from '@/lib/auth/use-auth';
+import { DataProvider } from './data-provider';
+
+/** The signed-in areas' layout; each route guards itself in the route table. */
+export default function PortalLayout() {
+  const auth = useAuth();
+  return (
+    <DataProvider>
+      <PortalShell user={auth.user}>
+        <Outlet />
+      </PortalShell>
+    </DataProvider>
+  );
+}

@@ -1,0 +1,3 @@
+import { AccountSettings } from '@/features/account/components/account-settings';
+
+export default AccountSettings;

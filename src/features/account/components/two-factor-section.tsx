@@ -1,0 +1,130 @@
+import type { Factor } from '@supabase/supabase-js';
+import { ShieldCheck } from 'lucide-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { showToast } from '@/components/ui/toaster';
+import { describeAuthError } from '@/lib/auth/auth-error-message';
+import { enrolTotp, listTotpFactors, removeFactor, type TotpEnrolment } from '../api/two-factor';
+import { TotpEnrolmentForm } from './totp-enrolment-form';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const TOTP_FACTORS_KEY = ['auth', 'totp-factors'] as const;
+
+export function TwoFactorSection() {
+  const queryClient = useQueryClient();
+  const factorsQuery = useQuery({
+    queryKey: TOTP_FACTORS_KEY,
+    queryFn: async () => (await listTotpFactors()).filter((factor) => factor.status === 'verified'),
+    staleTime: 0,
+  });
+  const factors = factorsQuery.data ?? null;
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [isStarting, setIsStarting] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: TOTP_FACTORS_KEY });
+  const loadProblem = factorsQuery.error ? describeAuthError(factorsQuery.error).message : null;
+
+  const handleStart = async () => {
+    setProblem(null);
+    setIsStarting(true);
+    try {
+      setEnrolment(await enrolTotp());
+    } catch (error) {
+      setProblem(describeAuthError(error).message);
+    } finally {
+      setIsStarting(false);
+    }
+  };
+
+  const handleRemove = async (factor: Factor) => {
+    setProblem(null);
+    try {
+      await removeFactor(factor.id);
+      await refresh();
+      void showToast('success', 'Two-factor authentication is off.');
+    } catch (error) {
+      setProblem(describeAuthError(error).message);
+      throw error;
+    }
+  };
+
+  return (
+    <Card
+      id="two-factor"
+      title="Two-factor authentication"
+      description="After your password, ask for a code from an authenticator app on your phone."
+    >
+      {problem || loadProblem ? (
+        <Alert tone="error" className="mb-5 max-w-xl">
+          {problem ?? loadProblem}
+        </Alert>
+      ) : null}
+      {factors === null ? (
+        loadProblem ? null : (
+          <p role="status" className="text-ink-600">
+            Loading...
+          </p>
+        )
+      ) : enrolment ? (
+        <TotpEnrolmentForm
+          enrolment={enrolment}
+          onDone={async () => {
+            setEnrolment(null);
+            await refresh();
+            void showToast('success', 'Two-factor authentication is on.');
+          }}
+          onCancel={() => setEnrolment(null)}
+        />
+      ) : factors.length > 0 ? (
+        <ul className="grid max-w-xl gap-3">
+          {factors.map((factor) => (
+            <li
+              key={factor.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-sand-200 p-4"
+            >
+              <div className="flex items-center gap-3">
+                <ShieldCheck aria-hidden="true" className="size-5 text-mint-600" />
+                <div>
+                  <p className="font-semibold text-ink-900">
+                    {factor.friendly_name || 'Authenticator app'}
+                  </p>
+                  <p className="text-sm text-ink-600">
+                    On since {dateFormat.format(new Date(factor.created_at))}
+                  </p>
+                </div>
+              </div>
+              <ConfirmDialog
+                trigger={<Button variant="secondary">Remove</Button>}
+                title="Turn off two-factor authentication?"
+                description={
+                  <p>
+                    Signing in will need only your password. You can set up an app again at any
+                    time.
+                  </p>
+                }
+                confirmLabel="Turn it off"
+                busyLabel="Turning off..."
+                onConfirm={() => handleRemove(factor)}
+              />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="flex flex-wrap items-center gap-4">
+          <p className="text-ink-700">Two-factor authentication is off.</p>
+          <Button
+            onClick={() => void handleStart()}
+            disabled={isStarting}
+            aria-busy={isStarting || undefined}
+          >
+            {isStarting ? 'Preparing...' : 'Set up an authenticator app'}
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}

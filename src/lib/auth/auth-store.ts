@@ -1,0 +1,125 @@
+import type { AuthChangeEvent, Session, SupabaseClient, User } from '@supabase/supabase-js';
+import { getSupabase } from '@/lib/supabase';
+
+/**
+ * The app's one view of who is signed in, fed by the official client's
+ * onAuthStateChange. It starts on demand: pages that need it start it, and the
+ * header only when a session is stored, so anonymous visitors of the marketing
+ * pages never load the client library.
+ */
+
+export interface AuthState {
+  /** True until the first session check or the first auth event, whichever comes first. */
+  loading: boolean;
+  session: Session | null;
+  user: User | null;
+  /** The latest auth event, or null before the first. */
+  lastEvent: AuthChangeEvent | null;
+  /** The visitor arrived through a password-recovery link or code and must set a new password. */
+  isRecoveringPassword: boolean;
+  /** The client could not start (the backend is unreachable or misconfigured). */
+  error: Error | null;
+}
+
+const initialState: AuthState = {
+  loading: true,
+  session: null,
+  user: null,
+  lastEvent: null,
+  isRecoveringPassword: false,
+  error: null,
+};
+
+let state: AuthState = initialState;
+const listeners = new Set<() => void>();
+let starting: Promise<SupabaseClient> | undefined;
+
+function update(next: Partial<AuthState>): void {
+  state = { ...state, ...next };
+  for (const listener of listeners) listener();
+}
+
+function onAuthEvent(event: AuthChangeEvent, session: Session | null): void {
+  const next: Partial<AuthState> = {
+    loading: false,
+    error: null,
+    lastEvent: event,
+    session,
+    user: session?.user ?? null,
+  };
+  switch (event) {
+    case 'PASSWORD_RECOVERY':
+      next.isRecoveringPassword = true;
+      break;
+    case 'SIGNED_OUT':
+      next.isRecoveringPassword = false;
+      // Nothing of the previous user may stay in memory for the next one. The data
+      // library loads with the data pages, so it is imported, not bundled, here.
+      void import('@/lib/query-client').then(({ clearQueryCache }) => clearQueryCache());
+      break;
+    // INITIAL_SESSION, SIGNED_IN, TOKEN_REFRESHED, USER_UPDATED and
+    // MFA_CHALLENGE_VERIFIED carry the current session (and user) as they are.
+  }
+  update(next);
+}
+
+/** Starts the client (once) and resolves with it; safe to call from anywhere. */
+export function startAuth(): Promise<SupabaseClient> {
+  starting ??= getSupabase()
+    .then(async (supabase) => {
+      // The callback runs inside the client's lock: it must not await client calls.
+      supabase.auth.onAuthStateChange(onAuthEvent);
+      const { data } = await supabase.auth.getSession();
+      if (state.loading) {
+        update({ loading: false, session: data.session, user: data.session?.user ?? null });
+      }
+      return supabase;
+    })
+    .catch((error: unknown) => {
+      starting = undefined; // the next caller tries again
+      update({ loading: false, error: error instanceof Error ? error : new Error(String(error)) });
+      throw error;
+    });
+  return starting;
+}
+
+export function getAuthState(): AuthState {
+  return state;
+}
+
+export function subscribeToAuth(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** What the server render and hydration see: nothing known yet. */
+export function getServerAuthState(): AuthState {
+  return initialState;
+}
+
+/** An invited user arrives signed in without a password: ask for one as after a recovery link. */
+export function beginPasswordSetup(): void {
+  update({ isRecoveringPassword: true });
+}
+
+/** Clears the recovery flag once the new password is set. */
+export function finishPasswordRecovery(): void {
+  update({ isRecoveringPassword: false });
+}
+
+/** Whether the official client has a session stored in this browser (any backend host). */
+export function hasStoredSession(): boolean {
+  try {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      if (/^sb-.+-auth-token$/.test(localStorage.key(index) ?? '')) return true;
+    }
+  } catch {
+    // Storage blocked: nothing stored.
+  }
+  return false;
+}
+
+/** Whether this URL is the landing of an emailed auth link (session or error in the fragment). */
+export function hasAuthResultInUrl(hash = window.location.hash): boolean {
+  return /(^|[#&])(access_token|error_description|error_code)=/.test(hash);
+}
