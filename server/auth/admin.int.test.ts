@@ -622,3 +622,45 @@ describe('admin MFA', () => {
     });
   });
 });
+
+describe('features GoTrue has and this server does not offer', () => {
+  it('answers the admin passkey, OAuth client and custom provider APIs as GoTrue does with them off', async () => {
+    const { user } = await confirmedUser();
+    // GoTrue does not put the admin passkey routes behind its switch: nobody has one here.
+    expect(await admin().passkey.listPasskeys({ userId: user.id })).toEqual({
+      data: [],
+      error: null,
+    });
+    const deleted = await admin().passkey.deletePasskey({
+      userId: user.id,
+      passkeyId: randomUUID(),
+    });
+    expect(deleted.error).toMatchObject({
+      status: 404,
+      code: 'validation_failed',
+      message: 'Passkey not found',
+    });
+    const nobody = await admin().passkey.listPasskeys({ userId: randomUUID() });
+    expect(nobody.error).toMatchObject({ status: 404, code: 'user_not_found' });
+
+    const oauthOff = { status: 404, code: 'feature_disabled', message: 'OAuth server is disabled' };
+    expect((await admin().oauth.listClients()).error).toMatchObject(oauthOff);
+    const created = await admin().oauth.createClient({
+      client_name: 'Partner app',
+      redirect_uris: ['https://partner.example.com/callback'],
+    });
+    expect(created.error).toMatchObject(oauthOff);
+    expect((await admin().oauth.getClient(randomUUID())).error).toMatchObject(oauthOff);
+    // Only an admin learns that: the anon key is refused first, as for every admin route.
+    const anonList = await clientFor(server).auth.admin.oauth.listClients();
+    expect(anonList.error).toMatchObject({ status: 403, code: 'not_admin' });
+
+    const custom = await raw('/admin/custom-providers');
+    expect(custom.response.status).toBe(404);
+    expect(custom.body).toEqual({
+      code: 'feature_disabled',
+      message: 'Custom OAuth providers are disabled',
+    });
+    expect((await raw('/admin/custom-providers', { token: null })).response.status).toBe(401);
+  });
+});

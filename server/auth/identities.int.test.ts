@@ -257,3 +257,51 @@ describe('with manual linking enabled', () => {
     });
   });
 });
+
+describe('sign-in methods GoTrue has and this server does not offer', () => {
+  async function raw(server: TestServer, path: string, init: RequestInit = {}) {
+    const headers = new Headers(init.headers);
+    headers.set('X-Supabase-Api-Version', '2024-01-01');
+    headers.set('apikey', server.anonKey);
+    const response = await fetch(`${server.url}/auth/v1${path}`, { ...init, headers });
+    return { status: response.status, body: (await response.json()) as unknown };
+  }
+
+  it('answers an OAuth provider redirect as GoTrue does with no provider configured', async () => {
+    expect(await raw(disabled, '/authorize?provider=github')).toEqual({
+      status: 400,
+      body: {
+        code: 'validation_failed',
+        message: 'Unsupported provider: provider is not enabled',
+      },
+    });
+    expect(await raw(disabled, '/authorize?provider=myspace')).toMatchObject({
+      status: 400,
+      body: { message: 'Unsupported provider: Provider myspace could not be found' },
+    });
+  });
+
+  it('answers passkeys and the OAuth server as switched off, after authentication where GoTrue asks for it', async () => {
+    const { supabase } = await signedUp(disabled);
+    const passkeysOff = { status: 404, code: 'passkey_disabled', message: 'Passkeys are disabled' };
+    expect((await supabase.auth.passkey.list()).error).toMatchObject(passkeysOff);
+    expect((await supabase.auth.passkey.startRegistration()).error).toMatchObject(passkeysOff);
+    const anonymous = clientFor(disabled);
+    expect((await anonymous.auth.passkey.startAuthentication()).error).toMatchObject(passkeysOff);
+
+    const oauthOff = { status: 404, code: 'feature_disabled', message: 'OAuth server is disabled' };
+    expect((await supabase.auth.oauth.listGrants()).error).toMatchObject(oauthOff);
+    expect((await raw(disabled, '/user/oauth/grants')).status).toBe(401);
+    for (const [path, method] of [
+      ['/oauth/clients/register', 'POST'],
+      ['/oauth/authorize?client_id=x', 'GET'],
+      ['/oauth/token', 'POST'],
+      ['/.well-known/oauth-authorization-server', 'GET'],
+    ] as const) {
+      expect(await raw(disabled, path, { method })).toEqual({
+        status: 404,
+        body: { code: 'feature_disabled', message: 'OAuth server is disabled' },
+      });
+    }
+  });
+});

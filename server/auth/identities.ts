@@ -60,13 +60,18 @@ async function authenticateForLinking(c: Context, deps: AuthDependencies) {
 /** GET /user/identities/authorize?provider=…: the provider's authorization URL. */
 async function linkIdentity(c: Context, deps: AuthDependencies): Promise<Response> {
   await authenticateForLinking(c, deps);
-  const provider = (c.req.query('provider') ?? '').toLowerCase();
+  throw unsupportedProvider(c.req.query('provider') ?? '');
+}
+
+/** GoTrue's answer when asked to redirect to an OAuth provider, none being configured. */
+export function unsupportedProvider(name: string): AuthError {
+  const provider = name.toLowerCase();
   const reason = provider.startsWith('custom:')
     ? 'custom OAuth providers are disabled'
     : KNOWN_PROVIDERS.has(provider)
       ? 'provider is not enabled'
       : `Provider ${provider} could not be found`;
-  throw errors.validation(`Unsupported provider: ${reason}`);
+  return errors.validation(`Unsupported provider: ${reason}`);
 }
 
 /** DELETE /user/identities/:identityId */

@@ -12,6 +12,7 @@ import { recover } from './recover';
 import { resend } from './resend';
 import { signup } from './signup';
 import { token } from './token';
+import { registerUnavailableRoutes } from './unavailable';
 import { getUser, logout, updateUser } from './user';
 import { verifyGet, verifyPost } from './verify';
 
@@ -62,6 +63,7 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
   registerMfaRoutes(routes, handle);
   registerIdentityRoutes(routes, handle);
   registerAdminRoutes(routes, handle);
+  registerUnavailableRoutes(routes, handle);
   routes.post(
     '/sso',
     handle(async () => {
@@ -71,6 +73,13 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
         'sso_provider_not_found',
         'No SSO provider assigned for this domain',
       );
+    }),
+  );
+  // GoTrue's SAML metadata and ACS endpoints sit behind the same switch.
+  routes.all(
+    '/sso/saml/*',
+    handle(async () => {
+      throw deps.config.samlEnabled ? errors.notFound() : errors.samlDisabled();
     }),
   );
 

@@ -263,5 +263,13 @@ describe('service endpoints', () => {
       code: 'saml_provider_disabled',
       message: 'SAML 2.0 is disabled',
     });
+    const metadata = await fetch(`${server.url}/auth/v1/sso/saml/metadata`, {
+      headers: { 'X-Supabase-Api-Version': '2024-01-01' },
+    });
+    expect(metadata.status).toBe(404);
+    expect(await metadata.json()).toEqual({
+      code: 'saml_provider_disabled',
+      message: 'SAML 2.0 is disabled',
+    });
   });
 });

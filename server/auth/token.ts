@@ -330,20 +330,94 @@ async function pkceGrant(c: Context, deps: AuthDependencies): Promise<Response> 
 const idTokenBody = z.object({
   provider: optionalString,
   issuer: optionalString,
+  client_id: optionalString,
   id_token: optionalString,
 });
 
-/** No OpenID Connect provider is configured: GoTrue's "not enabled" answer. */
+/** The `iss` of an ID token, read without verifying it, as GoTrue does for Apple and Azure. */
+function unverifiedIssuer(idToken: string): string | undefined {
+  const parts = idToken.split('.');
+  if (parts.length !== 3 || !/^[A-Za-z0-9_-]*$/.test(parts[1]!)) return undefined;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+    if (payload === null) return '';
+    if (typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+    const issuer = (payload as { iss?: unknown }).iss;
+    if (issuer === undefined || issuer === null) return '';
+    return typeof issuer === 'string' ? issuer : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const APPLE_ISSUERS = ['https://appleid.apple.com', 'https://account.apple.com'];
+const AZURE_ISSUER = /^https:\/\/login[.]microsoftonline[.]com\/([^/]+)\/v2[.]0\/?$/;
+
+/** GoTrue's issuer for a provider whose token it must first read (Apple, Azure). */
+function detectedIssuer(
+  name: 'Apple' | 'Azure',
+  idToken: string,
+  requested: string | undefined,
+  accepts: (issuer: string) => boolean,
+): string {
+  const issuer = unverifiedIssuer(idToken);
+  if (issuer === undefined) {
+    throw errors.validation(`Unable to detect issuer in ID token for ${name} provider`);
+  }
+  if (!accepts(issuer)) {
+    throw errors.validation(`Detected ID token issuer is not an ${name} ID token issuer`);
+  }
+  if (requested && requested !== issuer) {
+    throw errors.validation('Provided issuer does not match ID token issuer');
+  }
+  return issuer;
+}
+
+/**
+ * No OpenID Connect provider is configured, and custom providers are off:
+ * GoTrue's answers (token_oidc.go) for each kind of provider, in its order.
+ */
 async function idTokenGrant(c: Context): Promise<Response> {
   const body = await readBody(c, idTokenBody);
-  if (!body.id_token) throw errors.validation('id_token required');
-  const issuers: Record<string, string> = {
-    google: 'https://accounts.google.com',
-    apple: 'https://appleid.apple.com',
-    azure: 'https://login.microsoftonline.com/common/v2.0',
-    facebook: 'https://www.facebook.com',
-  };
-  const issuer = body.issuer ?? (body.provider ? (issuers[body.provider] ?? body.provider) : '');
-  if (!issuer) throw errors.validation('provider or client_id and issuer required');
-  throw new AuthError(400, 'provider_disabled', `Provider (issuer "${issuer}") is not enabled`);
+  if (!body.id_token) throw new OAuthError('invalid request', 'id_token required');
+  const provider = body.provider ?? '';
+  const requested = body.issuer;
+  if (!provider && (!body.client_id || !requested)) {
+    throw new OAuthError('invalid request', 'provider or client_id and issuer required');
+  }
+  let issuer: string;
+  if (provider === 'apple' || APPLE_ISSUERS.includes(requested ?? '')) {
+    issuer = detectedIssuer('Apple', body.id_token, requested, (iss) =>
+      APPLE_ISSUERS.includes(iss),
+    );
+  } else if (provider === 'google' || requested === 'https://accounts.google.com') {
+    issuer = 'https://accounts.google.com';
+  } else if (provider === 'azure' || AZURE_ISSUER.test(requested ?? '')) {
+    issuer = detectedIssuer('Azure', body.id_token, requested, (iss) =>
+      /^https:\/\/(login\.microsoftonline\.com|sts\.windows\.net)\//.test(iss),
+    );
+  } else {
+    const known: [string, string][] = [
+      ['facebook', 'https://www.facebook.com'],
+      ['kakao', 'https://kauth.kakao.com'],
+      ['vercel_marketplace', 'https://marketplace.vercel.com'],
+      ['snapchat', 'https://accounts.snapchat.com/accounts/oauth2/token'],
+    ];
+    const match =
+      provider === 'keycloak'
+        ? ['keycloak', '']
+        : known.find(([name, iss]) => provider === name || requested === iss);
+    if (!match) {
+      if (provider.startsWith('custom:')) {
+        throw errors.validation('Custom OAuth providers are disabled');
+      }
+      throw errors.validation(`Custom OIDC provider ${JSON.stringify(provider)} not allowed`);
+    }
+    issuer = match[1]!;
+  }
+  throw new AuthError(
+    400,
+    'provider_disabled',
+    `Provider (issuer ${JSON.stringify(issuer)}) is not enabled`,
+  );
 }

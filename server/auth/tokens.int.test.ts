@@ -211,6 +211,88 @@ describe('other grants', () => {
     });
   });
 
+  it('answers each kind of id_token provider as GoTrue does with none configured', async () => {
+    const supabase = clientFor(server);
+    const unsigned = (claims: object) =>
+      `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
+    const custom = await supabase.auth.signInWithIdToken({
+      provider: 'custom:my-oidc',
+      token: 'eyJ.fake.token',
+    });
+    expect(custom.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Custom OAuth providers are disabled',
+    });
+    const unknown = await supabase.auth.signInWithIdToken({
+      provider: 'myspace' as 'google',
+      token: 'eyJ.fake.token',
+    });
+    expect(unknown.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Custom OIDC provider "myspace" not allowed',
+    });
+    // Apple and Azure: GoTrue reads the token's issuer before it looks at the switch.
+    expect(await postToken('id_token', { provider: 'apple', id_token: 'not-a-jwt' })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: {
+          code: 'validation_failed',
+          message: 'Unable to detect issuer in ID token for Apple provider',
+        },
+      }),
+    );
+    expect(
+      await postToken('id_token', {
+        provider: 'azure',
+        id_token: unsigned({ iss: 'https://accounts.google.com' }),
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { message: 'Detected ID token issuer is not an Azure ID token issuer' },
+    });
+    expect(
+      await postToken('id_token', {
+        provider: 'apple',
+        id_token: unsigned({ iss: 'https://appleid.apple.com' }),
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        code: 'provider_disabled',
+        message: 'Provider (issuer "https://appleid.apple.com") is not enabled',
+      },
+    });
+    expect(
+      await postToken('id_token', {
+        issuer: 'https://www.facebook.com',
+        client_id: 'app',
+        id_token: 'x.y.z',
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        code: 'provider_disabled',
+        message: 'Provider (issuer "https://www.facebook.com") is not enabled',
+      },
+    });
+    // Missing parameters are OAuth-style errors.
+    expect(await postToken('id_token', { provider: 'google' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid request', error_description: 'id_token required' },
+    });
+    expect(
+      await postToken('id_token', { id_token: 'x.y.z', issuer: 'https://a.example' }),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        error: 'invalid request',
+        error_description: 'provider or client_id and issuer required',
+      },
+    });
+  });
+
   it('uses the legacy error body without the API version header', async () => {
     const legacy = await postToken(
       'password',
