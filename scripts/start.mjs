@@ -1,7 +1,7 @@
 // `npm start`: builds the site and server when the sources are newer than the
 // last build (a fresh clone has none), then runs the server in this process.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,7 +38,6 @@ if (
   console.log('Building the site and server (sources changed since the last build)...');
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  writeFileSync(stamp, new Date().toISOString());
 }
 
 await import(pathToFileURL(path.join(root, 'dist', 'server', 'main.mjs')).href);
