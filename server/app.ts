@@ -9,7 +9,7 @@ import type { StaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { createRealtimeRoutes } from './realtime/routes';
-import { createRestRoutes } from './rest/routes';
+import type { RestService } from './rest/routes';
 import { createStorageRoutes } from './storage/routes';
 
 export interface AppDependencies {
@@ -18,6 +18,7 @@ export interface AppDependencies {
   keys: Keys;
   logger: Logger;
   site: StaticSite;
+  rest: RestService;
   /** Server start time, for /health. */
   startedAt?: number;
 }
@@ -105,7 +106,7 @@ export function createApp(dependencies: AppDependencies): Hono {
       trustProxy: config.trustProxy,
     }),
   );
-  app.route('/rest/v1', createRestRoutes());
+  app.route('/rest/v1', dependencies.rest.routes);
   app.route('/storage/v1', createStorageRoutes());
   app.route('/realtime/v1', createRealtimeRoutes());
 

@@ -64,6 +64,17 @@ const platformEnvironmentSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
   SALES_INBOX: z.string().trim().email().default('sales@cervana.ai'),
+  REST_SCHEMAS: z
+    .string()
+    .trim()
+    .default('public')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be schema names')).min(1)),
 });
 
 const environmentSchema = platformEnvironmentSchema.extend(authEnvironmentSchema.shape);
@@ -93,6 +104,8 @@ export interface Config {
   auth: AuthConfig;
   /** Where sales notifications go. */
   salesInbox: string;
+  /** The schemas /rest/v1 exposes, the first being the default. */
+  restSchemas: string[];
   seedSampleData: boolean;
   trustProxy: boolean;
   log: { level: string; format: 'json' | 'pretty' };
@@ -151,6 +164,7 @@ export function loadConfig(
       jwtIssuer,
     }),
     salesInbox: values.SALES_INBOX,
+    restSchemas: values.REST_SCHEMAS,
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,
     log: {

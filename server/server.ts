@@ -10,6 +10,7 @@ import { createStaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { startMailSender } from './mail/sender';
+import { createRestService } from './rest/routes';
 
 /** The only place that opens a port. */
 
@@ -26,6 +27,8 @@ export interface RunningServer {
   port: number;
   /** Makes the mail sender look for due messages now (it also polls and listens). */
   wakeMailSender(): void;
+  /** Reloads /rest/v1's schema cache (after DDL, as NOTIFY pgrst does). */
+  reloadSchema(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes sockets. */
   close(): Promise<void>;
 }
@@ -54,7 +57,15 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     siteUrl: config.siteUrl,
   });
   if (!site.isBuilt) logger.warn(`no built site in ${config.siteDir}: run \`npm run build\``);
-  const app = createApp({ ...dependencies, site });
+  const rest = createRestService({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    logger,
+    schemas: config.restSchemas,
+  });
+  // Loads in the background; the first data request waits for it if needed.
+  void rest.reloadSchema().catch(() => undefined);
+  const app = createApp({ ...dependencies, site, rest });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -98,6 +109,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     url: `http://${host}:${address.port}`,
     port: address.port,
     wakeMailSender: () => mailSender.wake(),
+    reloadSchema: () => rest.reloadSchema(),
     close() {
       if (closing) return closing;
       const httpClosed = new Promise<void>((resolve) => {
@@ -126,7 +138,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
           }, config.shutdownTimeoutMs);
         }),
       ]).finally(() => clearTimeout(senderDeadline));
-      closing = Promise.all([senderStopped, httpClosed]).then(() => undefined);
+      closing = Promise.all([senderStopped, httpClosed, rest.stop()]).then(() => undefined);
       return closing;
     },
   };

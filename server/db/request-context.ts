@@ -16,6 +16,10 @@ export interface RequestContext {
   path: string;
   /** Lower-case header names. */
   headers: Record<string, string>;
+  /** The headers already as JSON (instead of `headers`). */
+  headersJson?: string;
+  /** `Prefer: timezone=` */
+  timezone?: string;
   /** GET and HEAD run read-only, as PostgREST does. */
   readOnly?: boolean;
   searchPath?: string;
@@ -33,21 +37,25 @@ export function withRequestContext<T>(
 ): Promise<T> {
   const claims = JSON.stringify({ ...context.claims, role: context.role });
   return db.transaction(async (tx) => {
-    if (context.readOnly) await tx.query('set transaction read only');
+    // One round trip. Read-only may be switched on at any point of a transaction.
     await tx.query(
       `select set_config('search_path', $1, true),
               set_config('role', $2, true),
               set_config('request.jwt.claims', $3, true),
               set_config('request.method', $4, true),
               set_config('request.path', $5, true),
-              set_config('request.headers', $6, true)`,
+              set_config('request.headers', $6, true),
+              set_config('transaction_read_only', $7, true),
+              case when $8::text <> '' then set_config('timezone', $8, true) end`,
       [
         context.searchPath ?? 'public, extensions',
         context.role,
         claims,
         context.method,
         context.path,
-        JSON.stringify(context.headers),
+        context.headersJson ?? JSON.stringify(context.headers),
+        context.readOnly ? 'on' : 'off',
+        context.timezone ?? '',
       ],
     );
     return work(tx);

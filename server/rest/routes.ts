@@ -1,18 +1,148 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { Database } from '../db/database';
+import { DatabaseError } from '../db/database';
+import type { KeyRing } from '../keys/key-ring';
+import type { Logger } from '../logger';
+import { isAuthenticatedRequest, prepareRequest, type RestDependencies } from './context';
+import { RestError, fromDatabaseError, restErrors } from './errors';
+import { callRoutine } from './handlers/call';
+import { readRelation } from './handlers/read';
+import { deleteRows, insertRows, updateRows } from './handlers/write';
+import { errorResponse } from './response';
+import { loadSchemaCache, type SchemaCache } from './schema-cache';
 
-/** The PostgREST-compatible data API (`/rest/v1`); the contract (§6) lands with the data API. */
-export function createRestRoutes(): Hono {
+/**
+ * The PostgREST-compatible data API (`/rest/v1`, contract §6): tables and
+ * views, and functions under /rpc. Row-level security in SQL decides what
+ * each caller may read or change; this layer only turns HTTP into SQL.
+ */
+
+export interface RestService {
+  routes: Hono;
+  /** Reloads the schema cache now (after migrations; also on NOTIFY pgrst). */
+  reloadSchema(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface RestOptions {
+  db: Database;
+  ring: KeyRing;
+  logger: Logger;
+  schemas: string[];
+}
+
+export function createRestService(options: RestOptions): RestService {
+  const logger = options.logger.child({ component: 'rest' });
+  let cache: Promise<SchemaCache> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let isListening = false;
+
+  const load = () => {
+    const loading = loadSchemaCache(options.db, options.schemas);
+    loading.catch((error: unknown) => {
+      logger.error({ err: error }, 'could not load the schema cache');
+      if (cache === loading) cache = undefined;
+    });
+    return loading;
+  };
+
+  const listen = () => {
+    if (isListening) return;
+    isListening = true;
+    options.db
+      .listen('pgrst', (payload) => {
+        if (payload === '' || payload === 'reload schema') {
+          logger.info('schema cache reload requested');
+          cache = load();
+        }
+      })
+      .then((stop) => (unlisten = stop))
+      .catch((error: unknown) => logger.warn({ err: error }, 'cannot listen for schema reloads'));
+  };
+
+  const deps: RestDependencies = {
+    db: options.db,
+    ring: options.ring,
+    logger,
+    schemas: options.schemas,
+    schemaCache: () => {
+      listen();
+      cache ??= load();
+      return cache;
+    },
+  };
+
+  const handle =
+    (work: (c: Context) => Promise<Response>) =>
+    async (c: Context): Promise<Response> => {
+      try {
+        return await work(c);
+      } catch (error) {
+        if (error instanceof RestError) return errorResponse(c, error);
+        if (error instanceof DatabaseError) {
+          return errorResponse(c, fromDatabaseError(error, isAuthenticatedRequest(c.req.raw)));
+        }
+        logger.error(
+          { err: error, method: c.req.method, path: c.req.path },
+          'rest: unexpected failure',
+        );
+        return errorResponse(c, new RestError(500, 'PGRSTX00', 'Internal server error'));
+      }
+    };
+
   const routes = new Hono();
-  routes.all('*', (c) =>
-    c.json(
-      {
-        code: 'PGRST125',
-        details: null,
-        hint: null,
-        message: `Invalid path specified in request URL`,
-      },
-      404,
-    ),
+  const table = (c: Context) => decodeURIComponent(c.req.param('table') ?? '');
+  const fn = (c: Context) => decodeURIComponent(c.req.param('fn') ?? '');
+
+  routes.on(
+    ['GET', 'HEAD', 'POST'],
+    '/rpc/:fn',
+    handle(async (c) => callRoutine(await prepareRequest(c, deps), fn(c))),
   );
-  return routes;
+  routes.all(
+    '/rpc/:fn',
+    handle(async (c) => {
+      throw restErrors.invalidRpcMethod(c.req.method);
+    }),
+  );
+  routes.on(
+    ['GET', 'HEAD'],
+    '/:table',
+    handle(async (c) => readRelation(await prepareRequest(c, deps), table(c))),
+  );
+  routes.post(
+    '/:table',
+    handle(async (c) => insertRows(await prepareRequest(c, deps), table(c))),
+  );
+  routes.patch(
+    '/:table',
+    handle(async (c) => updateRows(await prepareRequest(c, deps), table(c))),
+  );
+  routes.delete(
+    '/:table',
+    handle(async (c) => deleteRows(await prepareRequest(c, deps), table(c))),
+  );
+  routes.all(
+    '/:table',
+    handle(async (c) => {
+      throw restErrors.unsupportedMethod(c.req.method);
+    }),
+  );
+  routes.all(
+    '*',
+    handle(async () => {
+      throw restErrors.invalidPath();
+    }),
+  );
+
+  return {
+    routes,
+    async reloadSchema() {
+      cache = load();
+      await cache;
+    },
+    async stop() {
+      await unlisten?.().catch(() => undefined);
+    },
+  };
 }

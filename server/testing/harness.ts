@@ -106,6 +106,8 @@ export interface TestServer {
   dataDir: string;
   /** Makes the server's mail sender look for due messages now. */
   wakeMailSender(): void;
+  /** Reloads the data API's schema cache (after a test's DDL). */
+  reloadSchema(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       serviceRoleKey: keys.serviceRoleKey,
       dataDir,
       wakeMailSender: server.wakeMailSender,
+      reloadSchema: server.reloadSchema,
       async close() {
         await server.close();
         await clone?.drop();

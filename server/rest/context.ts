@@ -1,0 +1,122 @@
+import type { Context } from 'hono';
+import type { Database, Transaction } from '../db/database';
+import { withRequestContext } from '../db/request-context';
+import type { KeyRing } from '../keys/key-ring';
+import type { Logger } from '../logger';
+import { RestError, restErrors } from './errors';
+import {
+  negotiateMedia,
+  parsePreferences,
+  type Negotiated,
+  type Preferences,
+  type ResponseMedia,
+} from './parse/preferences';
+import { closest } from './relationships';
+import { requestRole, type RequestRole } from './request-role';
+import { qualifiedName, type Relation, type SchemaCache } from './schema-cache';
+
+/** What every /rest/v1 handler receives. */
+export interface RestDependencies {
+  db: Database;
+  ring: KeyRing;
+  logger: Logger;
+  /** The exposed schemas, the first being the default (PostgREST's db-schemas). */
+  schemas: string[];
+  schemaCache(): Promise<SchemaCache>;
+}
+
+export interface RestRequest {
+  c: Context;
+  deps: RestDependencies;
+  cache: SchemaCache;
+  schema: string;
+  role: RequestRole;
+  preferences: Preferences;
+  search: URLSearchParams;
+}
+
+const MAX_HEADER_JSON = 16_384;
+
+/** The request's schema: `Accept-Profile` (reads) or `Content-Profile` (writes), else the default. */
+export function requestSchema(c: Context, schemas: string[]): string {
+  const isRead = c.req.method === 'GET' || c.req.method === 'HEAD';
+  const requested = c.req.header(isRead ? 'accept-profile' : 'content-profile');
+  if (requested === undefined || requested === '') return schemas[0]!;
+  if (!schemas.includes(requested)) throw restErrors.unacceptableSchema(requested, schemas);
+  return requested;
+}
+
+const authenticatedRequests = new WeakSet<Request>();
+
+/** Whether the request ran as a signed-in role (PostgREST answers 42501 with 403 then, else 401). */
+export function isAuthenticatedRequest(request: Request): boolean {
+  return authenticatedRequests.has(request);
+}
+
+export async function prepareRequest(c: Context, deps: RestDependencies): Promise<RestRequest> {
+  const role = await requestRole(c, deps.ring);
+  if (role.isAuthenticated) authenticatedRequests.add(c.req.raw);
+  const schema = requestSchema(c, deps.schemas);
+  const preferences = parsePreferences(c.req.header('prefer'));
+  const cache = await deps.schemaCache();
+  const url = new URL(c.req.url);
+  return { c, deps, cache, schema, role, preferences, search: url.searchParams };
+}
+
+export function findRelation(request: RestRequest, name: string): Relation {
+  const relation = request.cache.relations.get(qualifiedName(request.schema, name));
+  if (relation) return relation;
+  const suggestion = closest(
+    [...request.cache.relations.values()]
+      .filter((candidate) => candidate.schema === request.schema)
+      .map((candidate) => candidate.name),
+    name,
+  );
+  throw new RestError(
+    404,
+    'PGRST205',
+    `Could not find the table '${request.schema}.${name}' in the schema cache`,
+    null,
+    suggestion ? `Perhaps you meant the table '${request.schema}.${suggestion}'` : null,
+  );
+}
+
+export function negotiate<Media extends ResponseMedia>(
+  request: RestRequest,
+  allowed: Media[],
+): Negotiated<Media> {
+  return negotiateMedia(request.c.req.header('accept'), allowed);
+}
+
+function headersJson(c: Context): string {
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, name) => {
+    if (name !== 'authorization' && name !== 'cookie') headers[name] = value;
+  });
+  const json = JSON.stringify(headers);
+  return json.length > MAX_HEADER_JSON ? '{}' : json;
+}
+
+/** Runs `work` in the request's transaction, as its role with its claims (contract §6.3). */
+export function inRequestTransaction<T>(
+  request: RestRequest,
+  work: (tx: Transaction) => Promise<T>,
+  options: { readOnly: boolean },
+): Promise<T> {
+  const { c } = request;
+  return withRequestContext(
+    request.deps.db,
+    {
+      role: request.role.role,
+      claims: request.role.claims,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname.replace(/^\/rest\/v1/, '') || '/',
+      headersJson: headersJson(c),
+      headers: {},
+      readOnly: options.readOnly,
+      searchPath: `${request.schema}, extensions`,
+      ...(request.preferences.timezone ? { timezone: request.preferences.timezone } : {}),
+    },
+    work,
+  );
+}
