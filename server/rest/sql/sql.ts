@@ -35,11 +35,7 @@ export class Params {
 export function arrayLiteral(values: string[]): string {
   return `{${values
     .map(
-      (value) =>
-        `"${value
-          .replaceAll('\u0000', '')
-          .replace(/\\/g, '\\\\')
-          .replace(/"/g, '\\"')}"`,
+      (value) => `"${value.replaceAll('\u0000', '').replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
     )
     .join(',')}}`;
 }
