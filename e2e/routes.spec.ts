@@ -1,13 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { collectErrors, phoneAndDesktop } from './support';
 
+/** Public pages. The signed-in pages are in e2e/auth-routing.spec.ts. */
 const pages = [
   { path: '/', heading: /AI phone system for customer success/i },
   { path: '/partner', heading: /partner program/i },
-  { path: '/partner-portal', heading: /referrals, commissions/i },
   { path: '/auth', heading: /sign in to cervana/i },
-  { path: '/dashboard', heading: /your phone agent at a glance/i },
-  { path: '/admin', heading: /cervana admin/i },
   { path: '/demo', heading: /see cervana answer/i },
   { path: '/talk-to-sales', heading: /talk to our sales team/i },
   { path: '/privacy-policy', heading: /privacy policy/i },
@@ -23,6 +21,19 @@ for (const viewport of phoneAndDesktop) {
         expect(response?.status()).toBe(200);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
         await page.waitForSelector('html[data-ready="true"]');
+        expect(errors).toEqual([]);
+      });
+    }
+
+    for (const path of ['/dashboard', '/partner-portal', '/admin']) {
+      test(`${path} sends a signed-out visitor to sign in`, async ({ page }) => {
+        const errors = collectErrors(page);
+        const response = await page.goto(path);
+        expect(response?.status()).toBe(200);
+        await expect(page).toHaveURL(`/auth?next=${encodeURIComponent(path)}`);
+        await expect(
+          page.getByRole('heading', { level: 1, name: /sign in to cervana/i }),
+        ).toBeVisible();
         expect(errors).toEqual([]);
       });
     }
@@ -63,15 +74,13 @@ test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async (
 test("a direct visit to a page that is not prerendered shows 'Loading...' until its code arrives", async ({
   page,
 }) => {
-  await page.route('**/assets/dashboard-*.js', async (route) => {
+  await page.route('**/assets/auth-*.js', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
-  await page.goto('/dashboard');
+  await page.goto('/auth');
   await expect(page.getByText('Loading...')).toBeVisible();
-  await expect(
-    page.getByRole('heading', { level: 1, name: /your phone agent at a glance/i }),
-  ).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /sign in to cervana/i })).toBeVisible();
   await expect(page.getByText('Loading...')).toBeHidden();
 });
 

@@ -73,6 +73,10 @@ export function startAuth(): Promise<SupabaseClient> {
       if (state.loading) {
         update({ loading: false, session: data.session, user: data.session?.user ?? null });
       }
+      // The stored session may have been ended elsewhere ("sign out of other devices" or
+      // everywhere) while its access token still looks valid. Asking the server finds out:
+      // the client then removes it and reports SIGNED_OUT. A network error keeps it.
+      if (data.session) void supabase.auth.getUser().catch(() => undefined);
       return supabase;
     })
     .catch((error: unknown) => {
