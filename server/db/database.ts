@@ -19,12 +19,28 @@ export interface Queryable {
 
 export type Transaction = Queryable;
 
+/** A statement of a pipeline; parameters are sent as text (null for NULL) and typed by the server. */
+export interface PipelinedStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
 export type Unlisten = () => Promise<void>;
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `work` inside BEGIN … COMMIT; any error rolls back and is rethrown. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs the statements in order, sent together and answered together (one
+   * round trip): the extended protocol's pipeline closed by a single Sync, which
+   * PostgreSQL runs as one implicit transaction. Either all take effect or none
+   * does, and the first error is thrown. For work whose statements do not
+   * depend on each other's results; `transaction` is for the rest.
+   */
+  pipeline(
+    statements: readonly PipelinedStatement[],
+  ): Promise<QueryResult<Record<string, unknown>>[]>;
   listen(channel: string, onNotify: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;
 }
@@ -89,6 +105,16 @@ export const INT8_TYPE_ID = 20;
 export function parseInt8(text: string): number | string {
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : text;
+}
+
+/** A pipeline parameter in text form: strings as they are, numbers and booleans as text. */
+export function textParameter(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  throw new TypeError(`A pipelined parameter must be text, a number or null, not ${typeof value}`);
 }
 
 /** Lets queued I/O callbacks (HTTP sockets, timers) run between database calls. */

@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import {
   PGlite,
+  parse as pgliteParse,
+  protocol as pgliteProtocol,
   type Extensions,
   type Results,
   type Transaction as PGliteTransaction,
@@ -9,9 +11,11 @@ import {
   INT8_TYPE_ID,
   TEXT_TYPE_IDS,
   parseInt8,
+  textParameter,
   toDatabaseError,
   yieldToEventLoop,
   type Database,
+  type PipelinedStatement,
   type QueryResult,
   type Queryable,
 } from './database';
@@ -63,6 +67,28 @@ function wrap(target: PGliteQueryable): Queryable {
   };
 }
 
+/** The protocol messages of a pipeline: Parse, Bind, Describe, Execute per statement, one Sync. */
+function pipelineMessages(statements: readonly PipelinedStatement[]): Uint8Array {
+  const { serialize } = pgliteProtocol;
+  const parts: Uint8Array[] = [];
+  for (const { sql, params } of statements) {
+    parts.push(
+      serialize.parse({ text: sql }),
+      serialize.bind({ values: params.map(textParameter) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+    );
+  }
+  parts.push(serialize.sync());
+  const message = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  return message;
+}
+
 /** Contrib extensions PGlite can load; each adds start-up time, so none load unless asked for. */
 const EXTENSION_LOADERS: Record<string, () => Promise<Extensions[string]>> = {
   pgcrypto: async () => (await import('@electric-sql/pglite/contrib/pgcrypto')).pgcrypto,
@@ -101,6 +127,27 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
         return await pglite.transaction((tx: PGliteTransaction) => work(wrap(tx)));
       } catch (error) {
         throw toDatabaseError(error);
+      }
+    },
+    async pipeline(statements) {
+      const message = pipelineMessages(statements);
+      try {
+        // Both locks, as PGlite's own query() takes them: never inside another caller's transaction.
+        const { messages } = await pglite._runExclusiveTransaction(() =>
+          pglite.runExclusive(() => pglite.execProtocol(message)),
+        );
+        return pgliteParse.parseResults(messages, pglite.parsers).map((result) => ({
+          rows: result.rows as Record<string, unknown>[],
+          rowCount: result.rowCount ?? result.rows.length,
+          fields: result.fields.map((field) => ({
+            name: field.name,
+            dataTypeId: field.dataTypeID,
+          })),
+        }));
+      } catch (error) {
+        throw toDatabaseError(error);
+      } finally {
+        await yieldToEventLoop();
       }
     },
     async listen(channel, onNotify) {

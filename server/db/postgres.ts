@@ -8,6 +8,7 @@ import {
   type QueryResult,
   type Queryable,
 } from './database';
+import { PgPipeline, type TypeParserLookup } from './pg-pipeline';
 
 const keepText = (text: string): string => text;
 
@@ -113,6 +114,26 @@ export async function openPostgres(
         await client.query('rollback').catch(() => {
           broken = true;
         });
+        throw toDatabaseError(error);
+      } finally {
+        client.release(broken);
+      }
+    },
+    async pipeline(statements) {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw toDatabaseError(error);
+      });
+      let broken = false;
+      try {
+        const pipeline = new PgPipeline(
+          statements,
+          typeParsers.getTypeParser as unknown as TypeParserLookup,
+        );
+        client.query(pipeline as unknown as pg.Submittable);
+        return await pipeline.done;
+      } catch (error) {
+        // A server error leaves the connection ready (the Sync ended the implicit transaction).
+        broken = !(error as { severity?: unknown }).severity;
         throw toDatabaseError(error);
       } finally {
         client.release(broken);
