@@ -1,6 +1,10 @@
 import type { Context } from 'hono';
-import type { Database, Transaction } from '../db/database';
-import { withRequestContext } from '../db/request-context';
+import type { Database, PipelinedStatement, QueryResult, Transaction } from '../db/database';
+import {
+  pipelineInRequestContext,
+  withRequestContext,
+  type RequestContext,
+} from '../db/request-context';
 import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../logger';
 import { RestError, restErrors } from './errors';
@@ -97,26 +101,42 @@ function headersJson(c: Context): string {
   return json.length > MAX_HEADER_JSON ? '{}' : json;
 }
 
+function requestContext(request: RestRequest, readOnly: boolean): RequestContext {
+  const { c } = request;
+  return {
+    role: request.role.role,
+    claims: request.role.claims,
+    method: c.req.method,
+    path: new URL(c.req.url).pathname.replace(/^\/rest\/v1/, '') || '/',
+    headersJson: headersJson(c),
+    headers: {},
+    readOnly,
+    searchPath: `${request.schema}, extensions`,
+    ...(request.preferences.timezone ? { timezone: request.preferences.timezone } : {}),
+  };
+}
+
 /** Runs `work` in the request's transaction, as its role with its claims (contract §6.3). */
 export function inRequestTransaction<T>(
   request: RestRequest,
   work: (tx: Transaction) => Promise<T>,
   options: { readOnly: boolean },
 ): Promise<T> {
-  const { c } = request;
-  return withRequestContext(
+  return withRequestContext(request.deps.db, requestContext(request, options.readOnly), work);
+}
+
+/**
+ * Runs independent statements in the request's transaction in one round trip
+ * (the settings go first in the same pipeline); their results, in order.
+ */
+export function inRequestPipeline(
+  request: RestRequest,
+  statements: readonly PipelinedStatement[],
+  options: { readOnly: boolean },
+): Promise<QueryResult<Record<string, unknown>>[]> {
+  return pipelineInRequestContext(
     request.deps.db,
-    {
-      role: request.role.role,
-      claims: request.role.claims,
-      method: c.req.method,
-      path: new URL(c.req.url).pathname.replace(/^\/rest\/v1/, '') || '/',
-      headersJson: headersJson(c),
-      headers: {},
-      readOnly: options.readOnly,
-      searchPath: `${request.schema}, extensions`,
-      ...(request.preferences.timezone ? { timezone: request.preferences.timezone } : {}),
-    },
-    work,
+    requestContext(request, options.readOnly),
+    statements,
   );
 }

@@ -136,20 +136,13 @@ function describe(relationship: Relationship) {
       relationship: `${junction.relation.name} using ${junction.sourceConstraint}${list(junction.sourceColumns.map(([column]) => column))} and ${junction.targetConstraint}${list(junction.targetColumns.map(([column]) => column))}`,
     };
   }
-  const [table, foreignTable, columns, foreignColumns] =
-    relationship.cardinality === 'one-to-many'
-      ? [
-          relationship.target.name,
-          relationship.source.name,
-          relationship.columns.map(([, c]) => c),
-          relationship.columns.map(([c]) => c),
-        ]
-      : [
-          relationship.source.name,
-          relationship.target.name,
-          relationship.columns.map(([c]) => c),
-          relationship.columns.map(([, c]) => c),
-        ];
+  // PostgREST's compressedRel: always the embedding side first, whatever the cardinality.
+  const [table, foreignTable, columns, foreignColumns] = [
+    relationship.source.name,
+    relationship.target.name,
+    relationship.columns.map(([c]) => c),
+    relationship.columns.map(([, c]) => c),
+  ];
   return {
     cardinality: relationship.cardinality,
     embedding: `${relationship.source.name} with ${relationship.target.name}`,

@@ -91,8 +91,10 @@ export function createRestService(options: RestOptions): RestService {
     };
 
   const routes = new Hono();
-  const table = (c: Context) => decodeURIComponent(c.req.param('table') ?? '');
-  const fn = (c: Context) => decodeURIComponent(c.req.param('fn') ?? '');
+  // Hono has decoded the path parameters once already (decoding again would turn
+  // `%2541` into `A` and throw on a lone `%`).
+  const table = (c: Context) => c.req.param('table') ?? '';
+  const fn = (c: Context) => c.req.param('fn') ?? '';
 
   routes.on(
     ['GET', 'HEAD', 'POST'],

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { addViewKeys } from './view-keys';
 
 /**
  * What /rest/v1 knows of the database: the relations, columns, keys and
@@ -81,6 +82,11 @@ export interface SchemaCache {
   relations: Map<string, Relation>;
   foreignKeys: ForeignKey[];
   routines: Map<string, Routine[]>;
+  /**
+   * PostgREST's in-database settings (`alter role authenticator set
+   * pgrst.db_aggregates_enabled to 'true'`, as Supabase documents them).
+   */
+  aggregatesEnabled?: boolean;
   loadedAt: number;
 }
 
@@ -278,6 +284,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     referencedTable: row.referenced_table,
     referencedColumns: row.referenced_columns,
   }));
+  await addViewKeys(db, relations, foreignKeys);
 
   const routines = new Map<string, Routine[]>();
   for (const row of routineRows.rows) {
@@ -331,5 +338,16 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     routines.set(key, list);
   }
 
-  return { schemas, relations, foreignKeys, routines, loadedAt: Date.now() };
+  // Read from the roles PostgREST would read them from: authenticator (Supabase) or ours.
+  const settingRows = await db.query<{ setting: string }>(
+    `select unnest(s.setconfig) as setting
+     from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+     where r.rolname in ('authenticator', current_user)
+       and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))`,
+  );
+  const aggregatesEnabled = settingRows.rows.some(
+    ({ setting }) => setting.toLowerCase() === 'pgrst.db_aggregates_enabled=true',
+  );
+
+  return { schemas, relations, foreignKeys, routines, aggregatesEnabled, loadedAt: Date.now() };
 }

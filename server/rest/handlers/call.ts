@@ -27,6 +27,18 @@ function requiredAndOptional(routine: Routine) {
   return { required, optional };
 }
 
+/**
+ * PostgREST's schema cache only lists functions it can call: no unnamed
+ * parameter, or a single one of type bytea, json, jsonb, text or xml.
+ */
+function isCallable(routine: Routine): boolean {
+  const unnamed = routine.parameters.filter((parameter) => parameter.name === '');
+  if (unnamed.length === 0) return true;
+  return (
+    unnamed.length === 1 && ['bytea', 'json', 'jsonb', 'text', 'xml'].includes(unnamed[0]!.typeName)
+  );
+}
+
 /** PostgREST's findProc: the overload whose parameters the argument names satisfy. */
 function findRoutine(
   request: RestRequest,
@@ -34,7 +46,9 @@ function findRoutine(
   keys: string[],
   options: { isPost: boolean; isJsonBody: boolean },
 ): Routine {
-  const overloads = request.cache.routines.get(qualifiedName(request.schema, name)) ?? [];
+  const overloads = (request.cache.routines.get(qualifiedName(request.schema, name)) ?? []).filter(
+    isCallable,
+  );
   const keySet = new Set(keys);
   const matches: Routine[] = [];
   const fallbacks: Routine[] = [];
@@ -66,7 +80,16 @@ function findRoutine(
     throw new RestError(
       300,
       'PGRST203',
-      `Could not choose the best candidate function between: ${chosen
+      // PostgREST lists them in its cache's order; fewest parameters first, then by type, matches it.
+      `Could not choose the best candidate function between: ${[...chosen]
+        .sort(
+          (a, b) =>
+            a.parameters.length - b.parameters.length ||
+            a.parameters
+              .map((parameter) => parameter.type)
+              .join(',')
+              .localeCompare(b.parameters.map((parameter) => parameter.type).join(',')),
+        )
         .map(
           (routine) =>
             `${routine.schema}.${routine.name}(${routine.parameters.map((parameter) => `${parameter.name} => ${parameter.type}`).join(', ')})`,
@@ -86,8 +109,9 @@ function findRoutine(
   let hint: string | null = null;
   if (overloads.length === 0) {
     const other = closest(
-      [...request.cache.routines.keys()]
-        .filter((key) => key.startsWith(`${request.schema}.`))
+      [...request.cache.routines.entries()]
+        .filter(([key, list]) => key.startsWith(`${request.schema}.`) && list.some(isCallable))
+        .map(([key]) => key)
         .map((key) => key.slice(request.schema.length + 1)),
       name,
     );
@@ -166,8 +190,12 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
     const body = raw.trim() === '' ? {} : parseJson(raw);
     const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
     const keys = isObject ? Object.keys(body as object) : [];
-    if (request.preferences.singleObject) {
-      routine = findSingleJsonRoutine(request, name);
+    // Legacy `params=single-object`: only for a function of one json argument (else as without it).
+    const singleJson = request.preferences.singleObject
+      ? findSingleJsonRoutine(request, name)
+      : undefined;
+    if (singleJson) {
+      routine = singleJson;
       args = {
         kind: 'single',
         payload: params.add(JSON.stringify(body)),
@@ -217,6 +245,7 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
     if (field) throw restErrors.undefinedColumn('pgrst_source', field);
   }
   const scalar = returnsScalar(routine) ? (routine.returnsSet ? 'set' : 'single') : undefined;
+  const scalarRange = root ? undefined : query.ranges.find((range) => range.path.length === 0);
   const count = request.preferences.count;
   const sql = callStatement(
     routine,
@@ -230,19 +259,40 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
       singleRow: !routine.returnsSet && !scalar && media === 'json',
     },
     count === 'exact' || count === 'estimated' || count === 'planned' ? 'exact' : undefined,
+    scalarRange,
   );
   const readOnly = isRead;
-  const row = await inRequestTransaction(
-    request,
-    async (tx) => (await tx.query<StatementRow>(sql, params.values)).rows[0]!,
-    { readOnly },
-  );
+  const { maxAffected, handling, transaction } = request.preferences;
+  let row: StatementRow;
+  try {
+    row = await inRequestTransaction(
+      request,
+      async (tx) => {
+        const result = (await tx.query<StatementRow>(sql, params.values)).rows[0]!;
+        const pageTotal = Number(result.page_total);
+        // As PostgREST's MainTx: these fail (and undo) the call; tx=rollback undoes it anyway.
+        if (media === 'object' && pageTotal !== 1) throw restErrors.singularity(pageTotal);
+        if (maxAffected !== undefined && handling === 'strict' && pageTotal > maxAffected)
+          throw restErrors.maxAffected(pageTotal);
+        if (!readOnly && transaction === 'rollback') throw new CallRollback(result);
+        return result;
+      },
+      { readOnly },
+    );
+  } catch (error) {
+    if (!(error instanceof CallRollback)) throw error;
+    row = error.row;
+  }
   if (routine.returnsVoid) return new Response(null, { status: 204 });
-  const rangeRoot = root ?? ({ offset: 0 } as ReadNode);
+  const rangeRoot = root ?? ({ offset: scalarRange?.offset ?? 0 } as ReadNode);
   return readResponse(request, rangeRoot, row, {
     media,
     total: numberOrUndefined(row.total_result_set),
   });
+}
+
+class CallRollback {
+  constructor(readonly row: StatementRow) {}
 }
 
 function parseJson(text: string): unknown {
@@ -253,13 +303,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function findSingleJsonRoutine(request: RestRequest, name: string): Routine {
+function findSingleJsonRoutine(request: RestRequest, name: string): Routine | undefined {
   const overloads = request.cache.routines.get(qualifiedName(request.schema, name)) ?? [];
-  const routine = overloads.find(
+  return overloads.find(
     (candidate) =>
       candidate.parameters.length === 1 &&
       ['json', 'jsonb'].includes(candidate.parameters[0]!.typeName),
   );
-  if (!routine) return findRoutine(request, name, [], { isPost: true, isJsonBody: true });
-  return routine;
 }

@@ -1,5 +1,11 @@
 import { RestError, restErrors } from '../errors';
-import { findRelation, inRequestTransaction, negotiate, type RestRequest } from '../context';
+import {
+  findRelation,
+  inRequestPipeline,
+  inRequestTransaction,
+  negotiate,
+  type RestRequest,
+} from '../context';
 import { appliedPreferences } from '../parse/preferences';
 import { applyRangeHeader, parseQuery } from '../parse/query';
 import { planRead, type ReadNode } from '../plan/read-plan';
@@ -23,23 +29,31 @@ export async function readRelation(request: RestRequest, name: string): Promise<
     count === 'exact' || count === 'estimated' ? 'exact' : undefined,
   );
 
-  const { row, planned } = await inRequestTransaction(
-    request,
-    async (tx) => {
-      const result = await tx.query<StatementRow>(sql, params.values);
-      let estimate: number | undefined;
-      if (count === 'planned') {
-        const countParams = new Params();
-        const explained = await tx.query<{ 'QUERY PLAN': unknown }>(
-          plannedCountStatement(root, countParams),
-          countParams.values,
-        );
-        estimate = planRows(explained.rows[0]?.['QUERY PLAN']);
-      }
-      return { row: result.rows[0]!, planned: estimate };
-    },
-    { readOnly: true },
-  );
+  const { row, planned } =
+    count === 'planned'
+      ? await inRequestTransaction(
+          request,
+          async (tx) => {
+            const result = await tx.query<StatementRow>(sql, params.values);
+            const countParams = new Params();
+            const explained = await tx.query<{ 'QUERY PLAN': unknown }>(
+              plannedCountStatement(root, countParams),
+              countParams.values,
+            );
+            return {
+              row: result.rows[0]!,
+              planned: planRows(explained.rows[0]?.['QUERY PLAN']),
+            };
+          },
+          { readOnly: true },
+        )
+      : {
+          // The common case: settings and the read in one round trip.
+          row: (
+            await inRequestPipeline(request, [{ sql, params: params.values }], { readOnly: true })
+          )[0]!.rows[0] as unknown as StatementRow,
+          planned: undefined,
+        };
   return readResponse(request, root, row, {
     media,
     total: planned ?? numberOrUndefined(row.total_result_set),

@@ -1,6 +1,12 @@
 import type { Context } from 'hono';
 import { RestError, restErrors } from '../errors';
-import { findRelation, inRequestTransaction, negotiate, type RestRequest } from '../context';
+import {
+  findRelation,
+  inRequestPipeline,
+  inRequestTransaction,
+  negotiate,
+  type RestRequest,
+} from '../context';
 import { appliedPreferences, type Preferences } from '../parse/preferences';
 import { parseQuery, type ParsedQuery } from '../parse/query';
 import { planRead, type ReadNode } from '../plan/read-plan';
@@ -106,10 +112,9 @@ function expandStar(root: ReadNode): void {
 }
 
 function bodyFormat(preferences: Preferences, media: 'json' | 'object' | 'csv'): BodyFormat {
-  return preferences.representation === 'representation' ||
-    preferences.representation === 'headers-only'
-    ? media
-    : 'none';
+  // headers-only reads the rows (as JSON, whatever the Accept) only for the Location header.
+  if (preferences.representation === 'headers-only') return 'json';
+  return preferences.representation === 'representation' ? media : 'none';
 }
 
 function maxAffectedCheck(request: RestRequest, affected: number): void {
@@ -170,8 +175,7 @@ export async function insertRows(request: RestRequest, name: string): Promise<Re
     { trackInserted },
   );
 
-  return inWriteTransaction(request, async (tx) => {
-    const row = (await tx.query<StatementRow>(sql, params.values)).rows[0]!;
+  const respondTo = (row: StatementRow): Response => {
     const affected = Number(row.page_total);
     if (media === 'object' && format !== 'none' && affected !== 1)
       throw restErrors.singularity(affected);
@@ -201,7 +205,19 @@ export async function insertRows(request: RestRequest, name: string): Promise<Re
       });
     }
     return respond(request.c, status, null, headers);
-  });
+  };
+
+  if (media !== 'object' && preferences.transaction !== 'rollback') {
+    // Nothing can undo this insert once it has run (no singular-object check, no rollback
+    // asked for): settings and statement go in one round trip, as one transaction.
+    const [result] = await inRequestPipeline(request, [{ sql, params: params.values }], {
+      readOnly: false,
+    });
+    return respondTo(result!.rows[0] as unknown as StatementRow);
+  }
+  return inWriteTransaction(request, async (tx) =>
+    respondTo((await tx.query<StatementRow>(sql, params.values)).rows[0]!),
+  );
 }
 
 export async function updateRows(request: RestRequest, name: string): Promise<Response> {
@@ -213,7 +229,8 @@ export async function updateRows(request: RestRequest, name: string): Promise<Re
   const root = planRead(request.cache, relation, relation.name, { ...query, ranges: [] });
   const format = bodyFormat(request.preferences, media);
   const params = new Params();
-  const payload = params.add(JSON.stringify(body));
+  // With nothing to set the statement has no body: binding one anyway fails the call (08P01).
+  const payload = columns.length > 0 ? params.add(JSON.stringify(body)) : '';
   const mutation = updateSql({
     relation,
     root,

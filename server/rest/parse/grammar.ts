@@ -22,17 +22,26 @@ import type {
  * what was found and what was expected.
  */
 
-class ParseFailure extends Error {
+/** Thrown to backtrack; not an Error, so no stack trace is captured on every alternative tried. */
+class ParseFailure {
   constructor(
     readonly position: number,
     readonly expected: string[],
-  ) {
-    super('parse failure');
-  }
+    /** Not backtracked over (no alternative can succeed). */
+    readonly isFatal = false,
+  ) {}
 }
+
+/**
+ * How deep logic trees, embedded resources and JSON paths may nest. PostgREST
+ * has no limit, but planning (here) and PostgreSQL recurse per level: thousands
+ * of levels exhaust a stack (a 500), and PGlite already fails near 100 embeds.
+ */
+export const MAX_NESTING = 50;
 
 class Cursor {
   position = 0;
+  depth = 0;
   constructor(readonly input: string) {}
 
   get isAtEnd(): boolean {
@@ -65,9 +74,21 @@ class Cursor {
     try {
       return parse();
     } catch (error) {
-      if (!(error instanceof ParseFailure)) throw error;
+      if (!(error instanceof ParseFailure) || error.isFatal) throw error;
       this.position = start;
       return undefined;
+    }
+  }
+  /** Runs `parse` one nesting level deeper; too deep is a parse error no alternative recovers from. */
+  nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) {
+      throw new ParseFailure(this.position, [`at most ${MAX_NESTING} levels of nesting`], true);
+    }
+    this.depth += 1;
+    try {
+      return parse();
+    } finally {
+      this.depth -= 1;
     }
   }
 }
@@ -147,7 +168,20 @@ function fieldName(cursor: Cursor): string {
 
 /** Type names in casts: letters, digits, `_`, `$` and spaces (`double precision`), nothing else. */
 function typeName(cursor: Cursor): string {
-  return identifier(cursor, (c) => IDENTIFIER_CHAR.test(c), 'letter or digit');
+  const start = cursor.position;
+  const name = identifier(cursor, (c) => IDENTIFIER_CHAR.test(c), 'letter or digit');
+  // Casts reach SQL unquoted (as in PostgREST): a word starting with `$` would be
+  // a parameter (`$1`) or open a dollar-quoted string (`$$`), changing the statement.
+  if (name === '') {
+    cursor.position = start;
+    cursor.fail(['letter or digit']);
+  }
+  const dollar = /(?:^|\s)\$/.exec(cursor.input.slice(start, cursor.position));
+  if (dollar) {
+    cursor.position = start + dollar.index + dollar[0].length - 1;
+    cursor.fail(['letter or digit']);
+  }
+  return name;
 }
 
 // ---- JSON paths ----------------------------------------------------------
@@ -166,6 +200,9 @@ function jsonKey(cursor: Cursor): string {
 function jsonPath(cursor: Cursor): JsonOperation[] {
   const path: JsonOperation[] = [];
   for (;;) {
+    if (path.length >= MAX_NESTING && cursor.startsWith('->')) {
+      throw new ParseFailure(cursor.position, [`at most ${MAX_NESTING} levels of nesting`], true);
+    }
     const arrow = cursor.accept('->>') ? '->>' : cursor.accept('->') ? '->' : undefined;
     if (!arrow) return path;
     const index = cursor.attempt(() => {
@@ -234,7 +271,7 @@ function relationItem(cursor: Cursor): SelectItem {
   if (!isSpread && name === 'count') cursor.fail(['"("']);
   const { hint, joinType } = embedParams(cursor);
   cursor.expect('(');
-  const children = selectForest(cursor);
+  const children = cursor.nested(() => selectForest(cursor));
   cursor.expect(')');
   cursor.skipSpaces();
   return {
@@ -521,13 +558,15 @@ function logicTree(cursor: Cursor): LogicTree {
   cursor.skipSpaces();
   cursor.expect('(');
   cursor.skipSpaces();
-  const children = [logicTree(cursor)];
-  for (;;) {
-    cursor.skipSpaces();
-    if (!cursor.accept(',')) break;
-    cursor.skipSpaces();
-    children.push(logicTree(cursor));
-  }
+  const children = cursor.nested(() => {
+    const trees = [logicTree(cursor)];
+    for (;;) {
+      cursor.skipSpaces();
+      if (!cursor.accept(',')) return trees;
+      cursor.skipSpaces();
+      trees.push(logicTree(cursor));
+    }
+  });
   cursor.skipSpaces();
   cursor.expect(')');
   cursor.skipSpaces();

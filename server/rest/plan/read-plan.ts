@@ -1,5 +1,13 @@
 import { RestError, restErrors } from '../errors';
-import type { EmbedPath, Field, Filter, LogicTree, OrderTerm, SelectItem } from '../parse/types';
+import type {
+  AggregateFunction,
+  EmbedPath,
+  Field,
+  Filter,
+  LogicTree,
+  OrderTerm,
+  SelectItem,
+} from '../parse/types';
 import { findRelationship, isToOne, type Relationship } from '../relationships';
 import {
   qualifiedName,
@@ -29,6 +37,9 @@ export interface PlannedSelect {
   /** The output key; undefined for `*`. */
   outputName?: string;
   cast?: string;
+  /** `col.sum()`, `count()`: the level's rows are grouped by its other selected fields. */
+  aggregate?: AggregateFunction;
+  aggregateCast?: string;
 }
 
 export type PlannedFilter =
@@ -94,13 +105,19 @@ function computedField(cache: SchemaCache, relation: Relation, name: string): Ro
   );
 }
 
-export function resolveField(cache: SchemaCache, relation: Relation, field: Field): ResolvedField {
+export function resolveField(
+  cache: SchemaCache,
+  relation: Relation,
+  field: Field,
+  alias: string = relation.name,
+): ResolvedField {
   if (field.name === '*') return { name: '*', jsonPath: [] };
   const column = relation.columns.get(field.name);
   if (column) return { name: field.name, column, jsonPath: field.jsonPath };
   const computed = computedField(cache, relation, field.name);
   if (computed) return { name: field.name, computed, jsonPath: field.jsonPath };
-  throw restErrors.undefinedColumn(relation.name, field.name);
+  // PostgreSQL names the missing column after the FROM alias (`messages_1.x`), so do we.
+  throw restErrors.undefinedColumn(alias, field.name);
 }
 
 /** PostgREST names a JSON path result after its last key. */
@@ -133,11 +150,39 @@ function planSelect(
   for (const item of items) {
     if (item.kind === 'field') {
       if (item.aggregate && !options.aggregatesEnabled) throw restErrors.aggregatesNotAllowed();
-      const field = resolveField(cache, node.relation, item.field);
+      if (
+        !item.aggregate &&
+        item.field.name === 'count' &&
+        item.field.jsonPath.length === 0 &&
+        !node.relation.columns.has('count') &&
+        !computedField(cache, node.relation, 'count')
+      ) {
+        // PostgREST writes `alias.count`, which PostgreSQL reads as count(alias): `rel(count)`.
+        node.selects.push({
+          field: { name: '*', jsonPath: [] },
+          outputName: item.alias ?? 'count',
+          aggregate: 'count',
+          ...(item.cast ? { aggregateCast: item.cast } : {}),
+        });
+        continue;
+      }
+      const field = resolveField(
+        cache,
+        node.relation,
+        item.field,
+        node.depth === 0 ? node.relation.name : node.alias,
+      );
       node.selects.push({
         field,
-        ...(field.name === '*' ? {} : { outputName: item.alias ?? defaultOutputName(field) }),
+        ...(field.name === '*' && !item.aggregate
+          ? {}
+          : {
+              outputName:
+                item.alias ?? (item.aggregate ? item.aggregate : defaultOutputName(field)),
+            }),
         ...(item.cast ? { cast: item.cast } : {}),
+        ...(item.aggregate ? { aggregate: item.aggregate } : {}),
+        ...(item.aggregateCast ? { aggregateCast: item.aggregateCast } : {}),
       });
       continue;
     }
@@ -255,7 +300,7 @@ export function planRead(
       ? request.select
       : [{ kind: 'field', field: { name: '*', jsonPath: [] } }],
     {
-      aggregatesEnabled: options.aggregatesEnabled ?? false,
+      aggregatesEnabled: options.aggregatesEnabled ?? cache.aggregatesEnabled ?? false,
     },
   );
   for (const { path, filter } of request.filters) {

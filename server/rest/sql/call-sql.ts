@@ -59,7 +59,10 @@ export function callSql(routine: Routine, args: CallArguments): string {
   return `SELECT pgrst_call.* FROM ${from}LATERAL ${call} pgrst_call`;
 }
 
-/** The whole RPC statement; scalar results skip the read plan. */
+/**
+ * The whole RPC statement; scalar results skip the read plan but are still
+ * paged (`scalarRange`: limit/offset or the Range header), as PostgREST does.
+ */
 export function callStatement(
   routine: Routine,
   args: CallArguments,
@@ -67,11 +70,19 @@ export function callStatement(
   params: Params,
   body: BodyOptions,
   count: 'exact' | undefined,
+  scalarRange: { offset?: number; limit?: number } = {},
 ): string {
   const call = callSql(routine, args);
+  const limit =
+    scalarRange.limit !== undefined
+      ? ` LIMIT ${params.add(String(scalarRange.limit))}::bigint`
+      : '';
+  const offset = scalarRange.offset
+    ? ` OFFSET ${params.add(String(scalarRange.offset))}::bigint`
+    : '';
   const source = root
     ? nodeSql(root, `pgrst_source AS ${ident(root.alias)}`, params)
-    : 'SELECT * FROM pgrst_source';
+    : `SELECT * FROM pgrst_source${limit}${offset}`;
   const total =
     count === 'exact'
       ? root

@@ -39,9 +39,21 @@ export function fieldSql(alias: string, field: ResolvedField, params: Params): s
   return `${source}${jsonPathSql(field, params)}`;
 }
 
-function selectSql(alias: string, select: PlannedSelect, params: Params): string {
-  let expression = fieldSql(alias, select.field, params);
+function selectExpression(alias: string, select: PlannedSelect, params: Params): string {
+  let expression =
+    select.aggregate === 'count' && select.field.name === '*'
+      ? '*'
+      : fieldSql(alias, select.field, params);
   if (select.cast) expression = `CAST(${expression} AS ${select.cast})`;
+  if (select.aggregate) {
+    expression = `pg_catalog.${select.aggregate}(${expression})`;
+    if (select.aggregateCast) expression = `CAST(${expression} AS ${select.aggregateCast})`;
+  }
+  return expression;
+}
+
+function selectSql(alias: string, select: PlannedSelect, params: Params): string {
+  const expression = selectExpression(alias, select, params);
   return select.outputName === undefined
     ? expression
     : `${expression} AS ${ident(select.outputName)}`;
@@ -179,6 +191,35 @@ function joinConditions(embed: EmbedNode): { from: string; conditions: string[] 
   };
 }
 
+/**
+ * PostgREST's groupF: with an aggregate in a level's select, its rows are
+ * grouped by everything else it selects (embeds by their output names).
+ */
+function groupSql(node: ReadNode, params: Params): string {
+  if (!node.selects.some((select) => select.aggregate)) return '';
+  const terms: string[] = [];
+  const columnsOf = (alias: string, relation: ReadNode['relation']) =>
+    [...relation.columns.keys()].map((column) => `${ident(alias)}.${ident(column)}`);
+  for (const select of node.selects) {
+    if (select.aggregate) continue;
+    if (select.field.name === '*') terms.push(...columnsOf(node.alias, node.relation));
+    else terms.push(selectExpression(node.alias, select, params));
+  }
+  for (const embed of node.embeds) {
+    if (embed.isSpread) {
+      for (const select of embed.selects) {
+        if (select.aggregate) continue;
+        if (select.outputName === undefined)
+          terms.push(...columnsOf(embed.joinAlias, embed.relation));
+        else terms.push(`${ident(embed.joinAlias)}.${ident(select.outputName)}`);
+      }
+    } else if (!isEmptyEmbed(embed)) {
+      terms.push(ident(embed.name));
+    }
+  }
+  return terms.length > 0 ? ` GROUP BY ${terms.join(', ')}` : '';
+}
+
 function isEmptyEmbed(embed: EmbedNode): boolean {
   return embed.selects.length === 0 && embed.embeds.every(isEmptyEmbed);
 }
@@ -232,6 +273,7 @@ export function nodeSql(
     `SELECT ${selects.length > 0 ? selects.join(', ') : 'NULL'}` +
     ` FROM ${from}${joins.join('')}` +
     (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
+    groupSql(node, params) +
     orderSql(node, node.order, params) +
     rangeSql(node, params)
   );

@@ -1,7 +1,13 @@
 /** SQL text helpers: identifiers from the schema cache are quoted, values are always bound. */
 
+/** PostgREST's trimNullChars: a name or literal ends at its first NUL (SQL text cannot hold one). */
+function upToNul(text: string): string {
+  const end = text.indexOf('\u0000');
+  return end === -1 ? text : text.slice(0, end);
+}
+
 export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
+  return `"${upToNul(name).replace(/"/g, '""')}"`;
 }
 
 export function qualified(schema: string, name: string): string {
@@ -10,11 +16,10 @@ export function qualified(schema: string, name: string): string {
 
 /**
  * A string literal, for the few SQL texts that must be literal (JSON path keys,
- * default expressions' keys). NUL cannot be represented and is refused.
+ * default expressions' keys). NUL cannot be represented: cut there, as PostgREST's pgFmtLit does.
  */
 export function literal(value: string): string {
-  if (value.includes('\u0000')) throw new Error('NUL in literal');
-  return `'${value.replace(/'/g, "''")}'`;
+  return `'${upToNul(value).replace(/'/g, "''")}'`;
 }
 
 /** Collects bound parameters; `add` returns the placeholder. Values are text, left for PostgreSQL to type. */

@@ -24,7 +24,9 @@ export function bodySql(options: BodyOptions): string {
     options.stripNulls ? `json_strip_nulls(${expression})` : expression;
   if (options.format === 'none') return `''`;
   if (options.format === 'csv') {
-    const header = `(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a)`;
+    // The keys of the first row as sent (not of pgrst_source, which may hold more columns
+    // than were selected: a mutation's RETURNING, a function's whole result).
+    const header = `coalesce((SELECT string_agg(pgrst_key, ',') FROM json_object_keys(json_agg(_postgrest_t)->0) AS pgrst_key), '')`;
     const rows = `coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), E'\\n'), '')`;
     return `${header} || E'\\n' || ${rows}`;
   }
