@@ -55,7 +55,7 @@ export function readStatement(
   count: 'exact' | undefined,
 ): string {
   const from = `${qualified(root.relation.schema, root.relation.name)} AS ${ident(root.alias)}`;
-  const main = nodeSql(root, from, params);
+  const main = nodeSql(root, from, params, [], { pageFirst: true });
   const total =
     count === 'exact'
       ? `(SELECT pg_catalog.count(*) FROM (${countSql(root, params, from)}) _pgrst_count)`
