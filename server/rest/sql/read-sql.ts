@@ -307,11 +307,9 @@ function pageFirstSql(node: ReadNode, from: string, params: Params): string {
   const page = nodeSql(
     {
       ...node,
-      selects: node.relation.primaryKey.map(
-        (column): PlannedSelect => ({
-          field: { name: column, column: node.relation.columns.get(column), jsonPath: [] },
-        }),
-      ),
+      selects: node.relation.primaryKey.map((column): PlannedSelect => ({
+        field: { name: column, column: node.relation.columns.get(column), jsonPath: [] },
+      })),
       embeds: [],
     },
     from,
