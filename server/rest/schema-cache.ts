@@ -168,7 +168,14 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     `select n.nspname as schema, c.relname as table, a.attname as name, a.attnum as position,
             format_type(a.atttypid, a.atttypmod) as type, t.typname as type_name,
             t.typcategory as type_category, not a.attnotnull as nullable,
-            pg_get_expr(d.adbin, d.adrelid) as default_expression,
+            -- as PostgREST: a domain's default, an identity's sequence, never a generated column's expression
+            case
+              when t.typbasetype <> 0 and d.adbin is null then pg_get_expr(t.typdefaultbin, 0)
+              when a.attidentity = 'd' then
+                format('nextval(%L)', pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+              when a.attgenerated = 's' then null
+              else pg_get_expr(d.adbin, d.adrelid)
+            end as default_expression,
             a.attgenerated <> '' as generated, a.attidentity::text as identity,
             case when t.typtype = 'e' then
               array(select e.enumlabel::text from pg_enum e where e.enumtypid = t.oid order by e.enumsortorder)

@@ -103,6 +103,53 @@ describe('insert', () => {
     ]);
   });
 
+  it('fills missing keys with identity, domain and column defaults, never a generated column’s', async () => {
+    const { data, error } = await rest.anon
+      .from('tickets')
+      .insert(
+        [{ title: 'First' }, { title: 'Second', status: 'closed' }, { id: 100, title: 'Third' }],
+        {
+          defaultToNull: false,
+        },
+      )
+      .select('id, title, status, priority, title_length')
+      .order('id');
+    expect(error).toBeNull();
+    expect(data).toHaveLength(3);
+    const [first, second, third] = data!;
+    expect(first).toMatchObject({
+      title: 'First',
+      status: 'open',
+      priority: 'normal',
+      title_length: 5,
+    });
+    expect(second).toMatchObject({
+      title: 'Second',
+      status: 'closed',
+      priority: 'normal',
+      title_length: 6,
+    });
+    expect(third).toEqual({
+      id: 100,
+      title: 'Third',
+      status: 'open',
+      priority: 'normal',
+      title_length: 5,
+    });
+    expect(typeof first!.id).toBe('number');
+    expect(second!.id).not.toBe(first!.id);
+
+    const upserted = await rest.anon
+      .from('tickets')
+      .upsert([{ id: 100, title: 'Third, renamed' }, { title: 'Fourth' }], { defaultToNull: false })
+      .select('id, title, status');
+    expect(upserted.error).toBeNull();
+    expect(upserted.data).toHaveLength(2);
+    expect(upserted.data![0]).toEqual({ id: 100, title: 'Third, renamed', status: 'open' });
+    expect(upserted.data![1]).toMatchObject({ title: 'Fourth', status: 'open' });
+    expect([first!.id, second!.id, 100]).not.toContain(upserted.data![1]!.id);
+  });
+
   it('ignores payload keys outside the columns parameter', async () => {
     const response = await fetch(`${rest.restUrl}/counters?columns=key,value`, {
       method: 'POST',
