@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { textParameter, type PipelinedStatement, type QueryResult } from './database';
+import type { StatementPlan } from './statement-cache';
 
 /**
  * A pipeline for node-postgres: several statements sent in one write and
@@ -11,8 +12,9 @@ import { textParameter, type PipelinedStatement, type QueryResult } from './data
 
 type Connection = pg.Connection & {
   stream: { cork?: () => void; uncork?: () => void };
-  parse(config: { text: string }): void;
-  bind(config: { values: (string | null)[] }): void;
+  parse(config: { name: string; text: string }): void;
+  bind(config: { statement: string; values: (string | null)[] }): void;
+  close(config: { type: 'S'; name: string }): void;
   describe(config: { type: 'P' }): void;
   execute(config: { rows: number }): void;
   sync(): void;
@@ -45,6 +47,7 @@ export class PgPipeline {
 
   constructor(
     private readonly statements: readonly PipelinedStatement[],
+    private readonly plan: StatementPlan,
     private readonly typeParser: TypeParserLookup,
   ) {
     this.done = new Promise((resolve, reject) => {
@@ -58,9 +61,11 @@ export class PgPipeline {
       const values = this.statements.map(({ params }) => params.map(textParameter));
       connection.stream.cork?.();
       try {
+        for (const name of this.plan.close) connection.close({ type: 'S', name });
         this.statements.forEach(({ sql }, index) => {
-          connection.parse({ text: sql });
-          connection.bind({ values: values[index]! });
+          const { name, parse } = this.plan.steps[index]!;
+          if (parse) connection.parse({ name, text: sql });
+          connection.bind({ statement: name, values: values[index]! });
           connection.describe({ type: 'P' });
           connection.execute({ rows: 0 });
         });
@@ -133,5 +138,41 @@ export class PgPipeline {
     this.finished = true;
     if (this.error !== undefined) this.settle.reject(this.error);
     else this.settle.resolve(this.results);
+  }
+}
+
+/** Closes prepared statements (closing one that does not exist is no error). */
+export class PgStatementCloser {
+  readonly done: Promise<void>;
+  private settle!: { resolve: () => void; reject: (error: unknown) => void };
+  private settled = false;
+
+  constructor(private readonly names: readonly string[]) {
+    this.done = new Promise((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+  }
+
+  submit(connection: Connection): Error | undefined {
+    connection.stream.cork?.();
+    try {
+      for (const name of this.names) connection.close({ type: 'S', name });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return undefined;
+  }
+
+  handleError(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle.reject(error);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle.resolve();
   }
 }

@@ -19,6 +19,7 @@ import {
   type QueryResult,
   type Queryable,
 } from './database';
+import { StatementCache, type StatementPlan } from './statement-cache';
 
 const keepText = (text: string): string => text;
 
@@ -67,19 +68,7 @@ function wrap(target: PGliteQueryable): Queryable {
   };
 }
 
-/** The protocol messages of a pipeline: Parse, Bind, Describe, Execute per statement, one Sync. */
-function pipelineMessages(statements: readonly PipelinedStatement[]): Uint8Array {
-  const { serialize } = pgliteProtocol;
-  const parts: Uint8Array[] = [];
-  for (const { sql, params } of statements) {
-    parts.push(
-      serialize.parse({ text: sql }),
-      serialize.bind({ values: params.map(textParameter) }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-    );
-  }
-  parts.push(serialize.sync());
+function concat(parts: Uint8Array[]): Uint8Array {
   const message = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -87,6 +76,34 @@ function pipelineMessages(statements: readonly PipelinedStatement[]): Uint8Array
     offset += part.length;
   }
   return message;
+}
+
+/**
+ * The protocol messages of a pipeline: Close for evicted statements, then per
+ * statement Parse (first time only), Bind, Describe and Execute, and one Sync.
+ */
+function pipelineMessages(
+  statements: readonly PipelinedStatement[],
+  plan: StatementPlan,
+): Uint8Array {
+  const { serialize } = pgliteProtocol;
+  const parts: Uint8Array[] = plan.close.map((name) => serialize.close({ type: 'S', name }));
+  statements.forEach(({ sql, params }, index) => {
+    const { name, parse } = plan.steps[index]!;
+    if (parse) parts.push(serialize.parse({ name, text: sql }));
+    parts.push(
+      serialize.bind({ statement: name, values: params.map(textParameter) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+    );
+  });
+  parts.push(serialize.sync());
+  return concat(parts);
+}
+
+function closeMessages(names: readonly string[]): Uint8Array {
+  const { serialize } = pgliteProtocol;
+  return concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]);
 }
 
 /** Contrib extensions PGlite can load; each adds start-up time, so none load unless asked for. */
@@ -119,6 +136,8 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
   }
   const pglite = await PGlite.create(dataDir, { extensions, parsers });
   const queryable = wrap(pglite);
+  // Named prepared statements of pipelines (PGlite is one connection: one cache).
+  const preparedStatements = new StatementCache();
   return {
     kind: 'pglite',
     ...queryable,
@@ -130,11 +149,23 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
       }
     },
     async pipeline(statements) {
-      const message = pipelineMessages(statements);
       try {
         // Both locks, as PGlite's own query() takes them: never inside another caller's transaction.
         const { messages } = await pglite._runExclusiveTransaction(() =>
-          pglite.runExclusive(() => pglite.execProtocol(message)),
+          pglite.runExclusive(async () => {
+            const plan = preparedStatements.plan(statements.map((statement) => statement.sql));
+            try {
+              const result = await pglite.execProtocol(pipelineMessages(statements, plan));
+              plan.succeeded();
+              return result;
+            } catch (error) {
+              const names = plan.failed();
+              await pglite
+                .execProtocol(closeMessages(names))
+                .catch(() => preparedStatements.closeLater(names));
+              throw error;
+            }
+          }),
         );
         return pgliteParse.parseResults(messages, pglite.parsers).map((result) => ({
           rows: result.rows as Record<string, unknown>[],

@@ -83,6 +83,57 @@ describe('db.pipeline', () => {
   });
 });
 
+describe('prepared statements of pipelines', () => {
+  const preparedCount = (text: string) => ({
+    sql: `select count(*)::int as n from pg_prepared_statements where statement = $1 and name like 'cervana\\_%'`,
+    params: [text],
+  });
+
+  it('prepares a statement once and binds it by name after that', async () => {
+    const text = `select $1::int * 2 as doubled -- prepared once`;
+    const [first] = await testDatabase.db.pipeline([{ sql: text, params: ['21'] }]);
+    expect(first!.rows).toEqual([{ doubled: 42 }]);
+    // The same connection (PGlite has one; PostgreSQL reuses the idle one) knows it by name now.
+    const [again, prepared] = await testDatabase.db.pipeline([
+      { sql: text, params: ['4'] },
+      preparedCount(text),
+    ]);
+    expect(again!.rows).toEqual([{ doubled: 8 }]);
+    expect(prepared!.rows).toEqual([{ n: 1 }]);
+  });
+
+  it('leaves nothing prepared of a pipeline that failed', async () => {
+    const text = `select 1 / $1::int as quotient -- fails`;
+    await expect(testDatabase.db.pipeline([{ sql: text, params: ['0'] }])).rejects.toMatchObject({
+      code: '22012',
+    });
+    const [prepared] = await testDatabase.db.pipeline([preparedCount(text)]);
+    expect(prepared!.rows).toEqual([{ n: 0 }]);
+    const [works] = await testDatabase.db.pipeline([{ sql: text, params: ['1'] }]);
+    expect(works!.rows).toEqual([{ quotient: 1 }]);
+  });
+
+  it('answers with the new shape after the table changes under a prepared statement', async () => {
+    await testDatabase.db.exec(
+      `create table public.pipeline_shapes (id int); insert into public.pipeline_shapes values (1);`,
+    );
+    const text = 'select * from public.pipeline_shapes';
+    const [before] = await testDatabase.db.pipeline([{ sql: text, params: [] }]);
+    expect(before!.rows).toEqual([{ id: 1 }]);
+    await testDatabase.db.exec(
+      `alter table public.pipeline_shapes add column label text default 'x'`,
+    );
+    // PostgreSQL refuses a cached plan whose result changed (0A000) once; the statement is then
+    // prepared afresh.
+    const first = await testDatabase.db
+      .pipeline([{ sql: text, params: [] }])
+      .catch((error: unknown) => error);
+    if (!Array.isArray(first)) expect(first).toMatchObject({ code: '0A000' });
+    const [after] = await testDatabase.db.pipeline([{ sql: text, params: [] }]);
+    expect(after!.rows).toEqual([{ id: 1, label: 'x' }]);
+  });
+});
+
 describe('pipelineInRequestContext', () => {
   it('applies the role, claims and read-only setting to the statements, and only to them', async () => {
     const [notes, settings] = await pipelineInRequestContext(testDatabase.db, asUser(alice, true), [

@@ -8,7 +8,8 @@ import {
   type QueryResult,
   type Queryable,
 } from './database';
-import { PgPipeline, type TypeParserLookup } from './pg-pipeline';
+import { PgPipeline, PgStatementCloser, type TypeParserLookup } from './pg-pipeline';
+import { StatementCache } from './statement-cache';
 
 const keepText = (text: string): string => text;
 
@@ -97,6 +98,8 @@ export async function openPostgres(
   }
 
   const queryable = wrap(pool);
+  // Named prepared statements of pipelines, per pooled connection (pg reuses its clients).
+  const preparedStatements = new WeakMap<pg.PoolClient, StatementCache>();
   return {
     kind: 'postgres',
     ...queryable,
@@ -123,17 +126,33 @@ export async function openPostgres(
       const client = await pool.connect().catch((error: unknown) => {
         throw toDatabaseError(error);
       });
+      let cache = preparedStatements.get(client);
+      if (!cache) {
+        cache = new StatementCache();
+        preparedStatements.set(client, cache);
+      }
+      const plan = cache.plan(statements.map((statement) => statement.sql));
       let broken = false;
       try {
         const pipeline = new PgPipeline(
           statements,
+          plan,
           typeParsers.getTypeParser as unknown as TypeParserLookup,
         );
         client.query(pipeline as unknown as pg.Submittable);
-        return await pipeline.done;
+        const results = await pipeline.done;
+        plan.succeeded();
+        return results;
       } catch (error) {
         // A server error leaves the connection ready (the Sync ended the implicit transaction).
         broken = !(error as { severity?: unknown }).severity;
+        if (!broken) {
+          const closer = new PgStatementCloser(plan.failed());
+          client.query(closer as unknown as pg.Submittable);
+          await closer.done.catch(() => {
+            broken = true;
+          });
+        }
         throw toDatabaseError(error);
       } finally {
         client.release(broken);
