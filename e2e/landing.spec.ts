@@ -122,7 +122,11 @@ for (const viewport of viewports) {
       )
         .getByRole('link', { name: 'Partner Portal' })
         .click();
-      await expect(page).toHaveURL('/partner-portal');
+      // The portal needs an account: a signed-out visitor is asked to sign in, then sent there.
+      await expect(page).toHaveURL(`/auth?next=${encodeURIComponent('/partner-portal')}`);
+      await expect(
+        page.getByRole('heading', { level: 1, name: /sign in to cervana/i }),
+      ).toBeVisible();
 
       await openHome(page);
       const nav = hasDesktopNav(viewport.width)
