@@ -96,6 +96,8 @@ for (const viewport of viewports) {
     test('every navigation item lands on its section or page, from home and from elsewhere', async ({
       page,
     }) => {
+      // Nine navigations, each a full page load: on a loaded CI machine that outgrows 30 s.
+      test.setTimeout(60_000);
       for (const anchor of anchors) {
         await openHome(page);
         const nav = await navigation(page, viewport.width);
