@@ -142,8 +142,13 @@ for (const viewport of viewports) {
     test('the demo button says it is opening the scheduler, then falls back to /demo when the widget cannot load', async ({
       page,
     }) => {
+      // The widget's host fails only once the busy state has been seen, however slow the machine.
+      let failTheScript!: () => void;
+      const busyStateSeen = new Promise<void>((resolve) => {
+        failTheScript = resolve;
+      });
       await page.route('https://assets.calendly.com/**', async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        await busyStateSeen;
         await route.abort('internetdisconnected');
       });
       await openHome(page);
@@ -153,6 +158,7 @@ for (const viewport of viewports) {
       const button = container.getByRole('link', { name: 'Book a 15-min demo' });
       await button.click();
       await expect(container.getByText('Opening scheduler...')).toBeVisible();
+      failTheScript();
       await expect(page).toHaveURL('/demo?scheduler=unavailable');
       await expect(page.getByText('The scheduling window could not open')).toBeVisible();
     });
