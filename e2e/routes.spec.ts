@@ -11,6 +11,14 @@ const pages = [
   { path: '/privacy-policy', heading: /privacy policy/i },
 ];
 
+function holdUntilReleased(): { hold: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { hold, release };
+}
+
 for (const viewport of phoneAndDesktop) {
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
@@ -57,14 +65,17 @@ test('an unknown path answers 404 with the not-found page', async ({ page }) => 
 });
 
 test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async ({ page }) => {
+  // The page's code arrives only once 'Loading...' has been seen, however slow the machine.
+  const { hold, release } = holdUntilReleased();
   await page.route('**/assets/talk-to-sales-*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await hold;
     await route.continue();
   });
   await page.goto('/');
   await page.waitForSelector('html[data-ready="true"]');
   await page.locator('header').getByRole('link', { name: 'Talk to Sales' }).click();
   await expect(page.getByText('Loading...')).toBeVisible();
+  release();
   await expect(
     page.getByRole('heading', { level: 1, name: /talk to our sales team/i }),
   ).toBeVisible();
@@ -74,12 +85,14 @@ test("a page whose code is slow to arrive shows 'Loading...' meanwhile", async (
 test("a direct visit to a page that is not prerendered shows 'Loading...' until its code arrives", async ({
   page,
 }) => {
+  const { hold, release } = holdUntilReleased();
   await page.route('**/assets/auth-*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await hold;
     await route.continue();
   });
-  await page.goto('/auth');
+  await page.goto('/auth', { waitUntil: 'commit' });
   await expect(page.getByText('Loading...')).toBeVisible();
+  release();
   await expect(page.getByRole('heading', { level: 1, name: /sign in to cervana/i })).toBeVisible();
   await expect(page.getByText('Loading...')).toBeHidden();
 });
