@@ -3,32 +3,14 @@
 // burst runs, for the built server on PGlite and then on PostgreSQL (DATABASE_URL,
 // or a throw-away local cluster when the binaries are installed), side by side.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findPostgresBinaries, startPostgresCluster } from '../server/testing/postgres-cluster';
+import { builtServerEntry, freePort, onEachEngine, percentile, waitForHealth } from './support';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const entry = path.join(root, 'dist', 'server', 'main.mjs');
+const entry = builtServerEntry();
 const CONCURRENCY = 20;
 const PASSWORD = 'a bench passphrase that is long enough';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 /** Runs `total` calls of `task` with `concurrency` in flight; returns each call's latency in ms. */
 async function pool(
@@ -60,10 +42,6 @@ function report(label: string, result: { latencies: number[]; seconds: number })
   );
 }
 
-if (!existsSync(entry)) {
-  console.error('Build first: npm run build');
-  process.exit(1);
-}
 async function runBench(engine: string, databaseUrl: string | undefined): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -100,17 +78,7 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
   };
 
   try {
-    for (;;) {
-      if (
-        await fetch(`${base}/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (server.exitCode !== null) throw new Error('server exited');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForHealth(base, server);
     const emails = Array.from({ length: CONCURRENCY }, (_, index) => `bench-${index}@example.com`);
     const sessions = await Promise.all(
       emails.map((email) => post('/auth/v1/signup', { email, password: PASSWORD })),
@@ -182,19 +150,4 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
 }
 
 console.log('auth benchmark (bcrypt cost 10; each sign-in hashes once)');
-await runBench('PGlite (embedded)', undefined);
-if (process.env.DATABASE_URL) {
-  await runBench('PostgreSQL (DATABASE_URL)', process.env.DATABASE_URL);
-} else {
-  const binaries = findPostgresBinaries();
-  if (binaries) {
-    const cluster = await startPostgresCluster(binaries);
-    try {
-      await runBench('PostgreSQL (local throw-away cluster, fsync off)', cluster.url);
-    } finally {
-      await cluster.stop();
-    }
-  } else {
-    console.log('\nPostgreSQL: skipped (no initdb/pg_ctl found; set DATABASE_URL)');
-  }
-}
+await onEachEngine(runBench);

@@ -4,18 +4,14 @@
 // security included), for the built server on PGlite and then on PostgreSQL
 // (DATABASE_URL, or a throw-away local cluster when the binaries are installed).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { findPostgresBinaries, startPostgresCluster } from '../server/testing/postgres-cluster';
+import { builtServerEntry, freePort, onEachEngine, percentile, waitForHealth } from './support';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const entry = path.join(root, 'dist', 'server', 'main.mjs');
+const entry = builtServerEntry();
 const CONCURRENCY = 20;
 const AUTHORS = 100;
 const POSTS = 10_000;
@@ -43,20 +39,6 @@ insert into public.bench_authors select i, 'Author ' || i from generate_series(1
 insert into public.bench_posts (author_id, title, body)
   select 1 + (i % ${AUTHORS}), 'Post ' || i, repeat('Call summary text. ', 10) from generate_series(1, ${POSTS}) i;
 `;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 /** `concurrency` clients issuing requests back to back for `durationMs`; latencies in ms. */
 async function run(durationMs: number, task: (index: number) => Promise<void>) {
@@ -101,18 +83,6 @@ function startServer(port: number, dataDir: string, databaseUrl: string | undefi
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-}
-
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    const isUp = await fetch(`${base}/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (isUp) return;
-    if (child.exitCode !== null) throw new Error('server exited');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -205,30 +175,7 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
   }
 }
 
-if (!existsSync(entry)) {
-  console.error('Build first: npm run build');
-  process.exit(1);
-}
 console.log(
   'data API benchmark (signed-in user: JWT verification and row-level security on every request)',
 );
-// BENCH_ENGINES=pglite or =postgres runs one engine only.
-const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
-if (engines.includes('pglite')) await runBench('PGlite (embedded)', undefined);
-if (!engines.includes('postgres')) {
-  // only PGlite asked for
-} else if (process.env.DATABASE_URL) {
-  await runBench('PostgreSQL (DATABASE_URL)', process.env.DATABASE_URL);
-} else {
-  const binaries = findPostgresBinaries();
-  if (binaries) {
-    const cluster = await startPostgresCluster(binaries);
-    try {
-      await runBench('PostgreSQL (local throw-away cluster, fsync off)', cluster.url);
-    } finally {
-      await cluster.stop();
-    }
-  } else {
-    console.log('\nPostgreSQL: skipped (no initdb/pg_ctl found; set DATABASE_URL)');
-  }
-}
+await onEachEngine(runBench);

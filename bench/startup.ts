@@ -1,25 +1,13 @@
 // `npm run bench:startup`: first start on an empty data folder, restart on an
 // existing one, and SIGTERM-to-exit, for the built server. Prints medians.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtServerEntry, freePort } from './support';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const entry = path.join(root, 'dist', 'server', 'main.mjs');
+const entry = builtServerEntry();
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function startAndStop(dataDir: string): Promise<{ ready: number; stop: number }> {
   const port = await freePort();
@@ -57,11 +45,6 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-
-if (!existsSync(entry)) {
-  console.error('Build first: npm run build');
-  process.exit(1);
-}
 
 const first: number[] = [];
 const restart: number[] = [];

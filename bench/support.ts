@@ -1,0 +1,75 @@
+// What the benchmarks share: the built server's entry, free ports, percentiles,
+// waiting for /health, and running a benchmark on each database engine.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPostgresBinaries, startPostgresCluster } from '../server/testing/postgres-cluster';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The built server; exits with a hint when there is no build. */
+export function builtServerEntry(): string {
+  const entry = path.join(root, 'dist', 'server', 'main.mjs');
+  if (!existsSync(entry)) {
+    console.error('Build first: npm run build');
+    process.exit(1);
+  }
+  return entry;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Resolves once `GET /health` answers 200; rejects if the server exits first. */
+export async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
+  for (;;) {
+    const isUp = await fetch(`${base}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (isUp) return;
+    if (server.exitCode !== null) throw new Error('server exited');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs `bench` on PGlite, then on PostgreSQL: DATABASE_URL, or a throw-away
+ * local cluster when the binaries are installed. BENCH_ENGINES=pglite or
+ * =postgres runs one of them only.
+ */
+export async function onEachEngine(
+  bench: (engine: string, databaseUrl: string | undefined) => Promise<void>,
+): Promise<void> {
+  const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  if (engines.includes('pglite')) await bench('PGlite (embedded)', undefined);
+  if (!engines.includes('postgres')) return;
+  if (process.env.DATABASE_URL) {
+    await bench('PostgreSQL (DATABASE_URL)', process.env.DATABASE_URL);
+    return;
+  }
+  const binaries = findPostgresBinaries();
+  if (!binaries) {
+    console.log('\nPostgreSQL: skipped (no initdb/pg_ctl found; set DATABASE_URL)');
+    return;
+  }
+  const cluster = await startPostgresCluster(binaries);
+  try {
+    await bench('PostgreSQL (local throw-away cluster, fsync off)', cluster.url);
+  } finally {
+    await cluster.stop();
+  }
+}
