@@ -1,16 +1,8 @@
 import { z } from 'zod';
+import { profileFields } from '@/lib/auth/profile-fields';
 
 export const profileSchema = z.object({
-  fullName: z
-    .string()
-    .trim()
-    .min(1, 'Enter your full name.')
-    .max(120, 'Use at most 120 characters.'),
-  company: z
-    .string()
-    .trim()
-    .min(1, 'Enter your company’s name.')
-    .max(120, 'Use at most 120 characters.'),
+  ...profileFields,
 });
 export type ProfileValues = z.infer<typeof profileSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { newPasswordField } from '@/lib/auth/password-rules';
+import { profileFields } from '@/lib/auth/profile-fields';
 import { parseContact } from './contact';
 
 export {
@@ -44,16 +45,7 @@ export const signInSchema = z.object({
 export type SignInValues = z.infer<typeof signInSchema>;
 
 export const signUpSchema = z.object({
-  fullName: z
-    .string()
-    .trim()
-    .min(1, 'Enter your full name.')
-    .max(120, 'Use at most 120 characters.'),
-  company: z
-    .string()
-    .trim()
-    .min(1, 'Enter your company’s name.')
-    .max(120, 'Use at most 120 characters.'),
+  ...profileFields,
   contact: contactField,
   password: z.string().min(1, MISSING_CREDENTIALS).pipe(newPasswordField),
 });
