@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { syncSiteSettings } from './db/site-settings';
 import { formatDemoAccounts, seedDemoAccounts, type DemoAccount } from './auth/demo-accounts';
 import { ConfigError, loadConfig, type Config } from './config';
 import type { Database } from './db/database';
@@ -70,6 +71,7 @@ async function run(): Promise<void> {
       migrationSources(rootDir, config.supabaseDir),
       migrationLog,
     );
+    await syncSiteSettings(db, config);
     if (config.seedSampleData) {
       await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
     }

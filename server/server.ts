@@ -62,6 +62,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     ring: dependencies.keys.ring,
     logger,
     schemas: config.restSchemas,
+    trustProxy: config.trustProxy,
   });
   // Loads in the background; the first data request waits for it if needed.
   void rest.reloadSchema().catch(() => undefined);

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { z } from 'zod';
 import { errors } from './errors';
 
@@ -60,17 +59,7 @@ export const metadataObject = z
   .optional()
   .transform((value) => value ?? undefined);
 
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? '127.0.0.1';
-  } catch {
-    return '127.0.0.1';
-  }
-}
+export { clientIp } from '../http/client-ip';
 
 export function userAgent(c: Context): string | undefined {
   return c.req.header('user-agent')?.slice(0, 512);

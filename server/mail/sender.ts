@@ -1,5 +1,6 @@
 import { yieldToEventLoop, type Database } from '../db/database';
 import type { Logger } from '../logger';
+import { renderEmail, type EmailContent } from './layout';
 import { createSmtpTransport, type SmtpTransport } from './smtp';
 
 /**
@@ -92,6 +93,35 @@ function toAttachments(value: unknown) {
   });
 }
 
+/**
+ * Messages queued by SQL functions (the public forms) carry their content as
+ * `metadata.layout` and no HTML: it is drawn here, in the same branded frame as
+ * the server's own emails. Anything malformed falls back to the plain text.
+ */
+export function htmlFromLayout(metadata: Record<string, unknown> | null): string | undefined {
+  const layout = metadata?.layout as Partial<EmailContent> | undefined;
+  if (
+    !layout ||
+    typeof layout.subject !== 'string' ||
+    typeof layout.heading !== 'string' ||
+    !Array.isArray(layout.paragraphs) ||
+    !layout.paragraphs.every((paragraph) => typeof paragraph === 'string')
+  ) {
+    return undefined;
+  }
+  const action = layout.action;
+  return renderEmail({
+    subject: layout.subject,
+    preview: typeof layout.preview === 'string' ? layout.preview : layout.heading,
+    heading: layout.heading,
+    paragraphs: layout.paragraphs,
+    ...(action && typeof action.label === 'string' && typeof action.url === 'string'
+      ? { action: { label: action.label, url: action.url } }
+      : {}),
+    footnote: typeof layout.footnote === 'string' ? layout.footnote : '',
+  }).html;
+}
+
 /** An SMTP 5xx reply (e.g. 550 no such mailbox) will not change on a retry; 4xx and network errors may. */
 export function isPermanentFailure(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
@@ -165,7 +195,7 @@ export function startMailSender(options: MailSenderOptions): MailSender {
         to: row.recipient,
         subject: row.subject ?? '',
         text: row.body_text,
-        html: row.body_html ?? undefined,
+        html: row.body_html ?? htmlFromLayout(row.metadata),
         attachments: toAttachments(row.attachments),
       });
       return 'sent';

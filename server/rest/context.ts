@@ -1,3 +1,4 @@
+import { clientIp } from '../http/client-ip';
 import type { Context } from 'hono';
 import type { Database, PipelinedStatement, QueryResult, Transaction } from '../db/database';
 import {
@@ -26,6 +27,7 @@ export interface RestDependencies {
   logger: Logger;
   /** The exposed schemas, the first being the default (PostgREST's db-schemas). */
   schemas: string[];
+  trustProxy: boolean;
   schemaCache(): Promise<SchemaCache>;
 }
 
@@ -92,11 +94,17 @@ export function negotiate<Media extends ResponseMedia>(
   return negotiateMedia(request.c.req.header('accept'), allowed);
 }
 
-function headersJson(c: Context): string {
+/**
+ * `request.headers` for SQL, without credentials. `x-forwarded-for` is set to
+ * the caller's address as this server determined it (as Supabase's gateway
+ * does), so SQL functions can rate-limit by it and no client can forge it.
+ */
+function headersJson(c: Context, trustProxy: boolean): string {
   const headers: Record<string, string> = {};
   c.req.raw.headers.forEach((value, name) => {
     if (name !== 'authorization' && name !== 'cookie') headers[name] = value;
   });
+  headers['x-forwarded-for'] = clientIp(c, trustProxy);
   const json = JSON.stringify(headers);
   return json.length > MAX_HEADER_JSON ? '{}' : json;
 }
@@ -108,7 +116,7 @@ function requestContext(request: RestRequest, readOnly: boolean): RequestContext
     claims: request.role.claims,
     method: c.req.method,
     path: new URL(c.req.url).pathname.replace(/^\/rest\/v1/, '') || '/',
-    headersJson: headersJson(c),
+    headersJson: headersJson(c, request.deps.trustProxy),
     headers: {},
     readOnly,
     searchPath: `${request.schema}, extensions`,

@@ -29,6 +29,8 @@ export interface RestOptions {
   ring: KeyRing;
   logger: Logger;
   schemas: string[];
+  /** Whether `X-Forwarded-For` names the caller (see `clientIp`). */
+  trustProxy: boolean;
 }
 
 export function createRestService(options: RestOptions): RestService {
@@ -65,6 +67,7 @@ export function createRestService(options: RestOptions): RestService {
     ring: options.ring,
     logger,
     schemas: options.schemas,
+    trustProxy: options.trustProxy,
     schemaCache: () => {
       listen();
       cache ??= load();

@@ -11,6 +11,197 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
+      availability_rules: {
+        Row: {
+          created_at: string
+          end_time: string
+          id: string
+          start_time: string
+          weekday: number
+        }
+        Insert: {
+          created_at?: string
+          end_time: string
+          id?: string
+          start_time: string
+          weekday: number
+        }
+        Update: {
+          created_at?: string
+          end_time?: string
+          id?: string
+          start_time?: string
+          weekday?: number
+        }
+        Relationships: []
+      }
+      blackout_dates: {
+        Row: {
+          created_at: string
+          day: string
+          reason: string | null
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          reason?: string | null
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          reason?: string | null
+        }
+        Relationships: []
+      }
+      demo_bookings: {
+        Row: {
+          cancel_reason: string | null
+          cancelled_at: string | null
+          company: string
+          created_at: string
+          email: string
+          ends_at: string
+          full_name: string
+          id: string
+          manage_token_hash: string
+          notes: string | null
+          partner_id: string | null
+          revision: number
+          starts_at: string
+          status: string
+          team_size: string
+          time_zone: string
+          updated_at: string
+          user_id: string | null
+        }
+        Insert: {
+          cancel_reason?: string | null
+          cancelled_at?: string | null
+          company: string
+          created_at?: string
+          email: string
+          ends_at: string
+          full_name: string
+          id?: string
+          manage_token_hash: string
+          notes?: string | null
+          partner_id?: string | null
+          revision?: number
+          starts_at: string
+          status?: string
+          team_size: string
+          time_zone: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Update: {
+          cancel_reason?: string | null
+          cancelled_at?: string | null
+          company?: string
+          created_at?: string
+          email?: string
+          ends_at?: string
+          full_name?: string
+          id?: string
+          manage_token_hash?: string
+          notes?: string | null
+          partner_id?: string | null
+          revision?: number
+          starts_at?: string
+          status?: string
+          team_size?: string
+          time_zone?: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "demo_bookings_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      leads: {
+        Row: {
+          company: string
+          consent_at: string
+          created_at: string
+          email: string
+          full_name: string
+          id: string
+          job_role: string | null
+          message: string | null
+          monthly_call_volume: string
+          notes: string | null
+          owner_id: string | null
+          partner_id: string | null
+          source: string
+          status: string
+          team_size: string
+          tools: string[]
+          updated_at: string
+          user_id: string | null
+        }
+        Insert: {
+          company: string
+          consent_at: string
+          created_at?: string
+          email: string
+          full_name: string
+          id?: string
+          job_role?: string | null
+          message?: string | null
+          monthly_call_volume: string
+          notes?: string | null
+          owner_id?: string | null
+          partner_id?: string | null
+          source?: string
+          status?: string
+          team_size: string
+          tools?: string[]
+          updated_at?: string
+          user_id?: string | null
+        }
+        Update: {
+          company?: string
+          consent_at?: string
+          created_at?: string
+          email?: string
+          full_name?: string
+          id?: string
+          job_role?: string | null
+          message?: string | null
+          monthly_call_volume?: string
+          notes?: string | null
+          owner_id?: string | null
+          partner_id?: string | null
+          source?: string
+          status?: string
+          team_size?: string
+          tools?: string[]
+          updated_at?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "leads_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "leads_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       outbox_messages: {
         Row: {
           attachments: Json
@@ -65,12 +256,114 @@ export type Database = {
         }
         Relationships: []
       }
+      partner_applications: {
+        Row: {
+          company: string
+          created_at: string
+          decision_reason: string | null
+          email: string
+          expected_referrals: number
+          full_name: string
+          id: string
+          message: string | null
+          partner_type: string
+          referred_by: string | null
+          reviewed_at: string | null
+          reviewed_by: string | null
+          status: string
+          updated_at: string
+          user_id: string | null
+          website: string | null
+        }
+        Insert: {
+          company: string
+          created_at?: string
+          decision_reason?: string | null
+          email: string
+          expected_referrals: number
+          full_name: string
+          id?: string
+          message?: string | null
+          partner_type: string
+          referred_by?: string | null
+          reviewed_at?: string | null
+          reviewed_by?: string | null
+          status?: string
+          updated_at?: string
+          user_id?: string | null
+          website?: string | null
+        }
+        Update: {
+          company?: string
+          created_at?: string
+          decision_reason?: string | null
+          email?: string
+          expected_referrals?: number
+          full_name?: string
+          id?: string
+          message?: string | null
+          partner_type?: string
+          referred_by?: string | null
+          reviewed_at?: string | null
+          reviewed_by?: string | null
+          status?: string
+          updated_at?: string
+          user_id?: string | null
+          website?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "partner_applications_referred_by_fkey"
+            columns: ["referred_by"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      partners: {
+        Row: {
+          commission_rate: number
+          company: string
+          created_at: string
+          id: string
+          referral_code: string
+          status: string
+          tier: string
+          updated_at: string
+          user_id: string | null
+        }
+        Insert: {
+          commission_rate?: number
+          company: string
+          created_at?: string
+          id?: string
+          referral_code: string
+          status?: string
+          tier?: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Update: {
+          commission_rate?: number
+          company?: string
+          created_at?: string
+          id?: string
+          referral_code?: string
+          status?: string
+          tier?: string
+          updated_at?: string
+          user_id?: string | null
+        }
+        Relationships: []
+      }
       profiles: {
         Row: {
           company: string | null
           created_at: string
           full_name: string | null
           id: string
+          referred_by: string | null
           updated_at: string
         }
         Insert: {
@@ -78,6 +371,7 @@ export type Database = {
           created_at?: string
           full_name?: string | null
           id: string
+          referred_by?: string | null
           updated_at?: string
         }
         Update: {
@@ -85,6 +379,101 @@ export type Database = {
           created_at?: string
           full_name?: string | null
           id?: string
+          referred_by?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "profiles_referred_by_fkey"
+            columns: ["referred_by"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      referral_clicks: {
+        Row: {
+          clicks: number
+          day: string
+          partner_id: string
+        }
+        Insert: {
+          clicks?: number
+          day: string
+          partner_id: string
+        }
+        Update: {
+          clicks?: number
+          day?: string
+          partner_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "referral_clicks_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      scheduler_settings: {
+        Row: {
+          buffer_minutes: number
+          horizon_days: number
+          id: boolean
+          meeting_url: string | null
+          min_notice_minutes: number
+          slot_minutes: number
+          time_zone: string
+          updated_at: string
+        }
+        Insert: {
+          buffer_minutes?: number
+          horizon_days?: number
+          id?: boolean
+          meeting_url?: string | null
+          min_notice_minutes?: number
+          slot_minutes?: number
+          time_zone?: string
+          updated_at?: string
+        }
+        Update: {
+          buffer_minutes?: number
+          horizon_days?: number
+          id?: boolean
+          meeting_url?: string | null
+          min_notice_minutes?: number
+          slot_minutes?: number
+          time_zone?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      site_settings: {
+        Row: {
+          id: boolean
+          sales_inbox: string
+          site_url: string
+          submissions_per_email_per_hour: number
+          submissions_per_ip_per_hour: number
+          updated_at: string
+        }
+        Insert: {
+          id?: boolean
+          sales_inbox?: string
+          site_url?: string
+          submissions_per_email_per_hour?: number
+          submissions_per_ip_per_hour?: number
+          updated_at?: string
+        }
+        Update: {
+          id?: boolean
+          sales_inbox?: string
+          site_url?: string
+          submissions_per_email_per_hour?: number
+          submissions_per_ip_per_hour?: number
           updated_at?: string
         }
         Relationships: []
@@ -157,10 +546,72 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      book_demo: {
+        Args: {
+          company: string
+          email: string
+          fax?: string
+          full_name: string
+          notes?: string
+          referral_code?: string
+          starts_at: string
+          team_size: string
+          time_zone: string
+        }
+        Returns: Json
+      }
+      cancel_demo_booking: {
+        Args: { reason?: string; token: string }
+        Returns: Json
+      }
+      get_demo_booking: { Args: { token: string }; Returns: Json }
+      get_demo_scheduler: { Args: never; Returns: Json }
+      get_demo_slots: {
+        Args: { range_end?: string; range_start?: string }
+        Returns: {
+          ends_at: string
+          starts_at: string
+        }[]
+      }
       is_admin: { Args: never; Returns: boolean }
       is_partner: { Args: never; Returns: boolean }
       is_workspace_member: { Args: { workspace_id: string }; Returns: boolean }
+      record_referral_click: { Args: { code: string }; Returns: boolean }
+      reschedule_demo_booking: {
+        Args: { starts_at: string; time_zone?: string; token: string }
+        Returns: Json
+      }
       shares_workspace_with: { Args: { user_id: string }; Returns: boolean }
+      submit_partner_application: {
+        Args: {
+          company: string
+          email: string
+          expected_referrals: number
+          fax?: string
+          full_name: string
+          message?: string
+          partner_type: string
+          referral_code?: string
+          website?: string
+        }
+        Returns: Json
+      }
+      submit_sales_inquiry: {
+        Args: {
+          company: string
+          consent: boolean
+          email: string
+          fax?: string
+          full_name: string
+          job_role?: string
+          message?: string
+          monthly_call_volume: string
+          referral_code?: string
+          team_size: string
+          tools?: string[]
+        }
+        Returns: Json
+      }
       workspace_role: { Args: { workspace_id: string }; Returns: string }
     }
     Enums: {
