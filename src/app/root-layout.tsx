@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { ScrollManager } from '@/components/layout/scroll-manager';
 import { AuthLinkHandler } from './auth-link-handler';
 import { DocumentMeta } from './document-meta';
+import { ReferralTracker } from './referral-tracker';
 
 export function RootLayout() {
   return (
@@ -16,6 +17,7 @@ export function RootLayout() {
       <DocumentMeta />
       <ScrollManager />
       <AuthLinkHandler />
+      <ReferralTracker />
     </div>
   );
 }

@@ -214,14 +214,29 @@ as $$
     '\', '\\'), ';', '\;'), ',', '\,'), E'\r\n', '\n'), E'\n', '\n')
 $$;
 
--- Content lines longer than 75 characters are folded (CRLF + space).
+-- Content lines longer than 75 octets are folded (CRLF + space), never inside
+-- a UTF-8 character (RFC 5545 §3.1).
 create or replace function private.ics_fold(line text) returns text
-language sql
+language plpgsql
 immutable
 set search_path = ''
 as $$
-  select string_agg(substr(line, 1 + (n * 73), 73), E'\r\n ' order by n)
-  from generate_series(0, greatest((char_length(line) - 1) / 73, 0)) n
+declare
+  folded text := '';
+  current_line text := '';
+  limit_octets integer := 75;
+  ch text;
+begin
+  foreach ch in array regexp_split_to_array(line, '') loop
+    if octet_length(current_line) + octet_length(ch) > limit_octets then
+      folded := folded || current_line || E'\r\n';
+      current_line := ' ';
+      limit_octets := 75;
+    end if;
+    current_line := current_line || ch;
+  end loop;
+  return folded || current_line;
+end
 $$;
 
 create or replace function private.ics_time(value timestamptz) returns text

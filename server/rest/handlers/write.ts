@@ -238,6 +238,7 @@ export async function updateRows(request: RestRequest, name: string): Promise<Re
     payload,
     missingDefault: request.preferences.missing === 'default',
     params,
+    wantsBody: format !== 'none',
   });
   const sql = mutationStatement(
     mutation,
@@ -256,7 +257,7 @@ export async function deleteRows(request: RestRequest, name: string): Promise<Re
   const root = planRead(request.cache, relation, relation.name, { ...query, ranges: [] });
   const format = bodyFormat(request.preferences, media);
   const params = new Params();
-  const mutation = deleteSql(relation, root, params);
+  const mutation = deleteSql(relation, root, params, format !== 'none');
   const sql = mutationStatement(
     mutation,
     root,

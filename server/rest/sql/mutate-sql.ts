@@ -81,6 +81,25 @@ export function insertSql(options: InsertOptions): string {
   );
 }
 
+/**
+ * What an UPDATE or DELETE returns: PostgreSQL checks SELECT on every column a
+ * RETURNING names, so, as PostgREST does, only what the response reads: `1`
+ * when no body is wanted, the selected columns when they are plain columns of
+ * the table, and the whole row otherwise (`*`, embeds, computed fields).
+ * A role that may update a table but not read all its columns can then still
+ * write to it.
+ */
+function returningList(root: ReadNode, wantsBody: boolean): string {
+  if (!wantsBody) return '1';
+  const isPlain =
+    root.embeds.length === 0 &&
+    root.selects.length > 0 &&
+    root.selects.every((select) => select.field.column && select.field.name !== '*');
+  if (!isPlain) return `${ident(root.alias)}.*`;
+  const names = [...new Set(root.selects.map((select) => select.field.name))];
+  return names.map((name) => `${ident(root.alias)}.${ident(name)}`).join(', ');
+}
+
 export function updateSql(options: {
   relation: Relation;
   root: ReadNode;
@@ -88,6 +107,7 @@ export function updateSql(options: {
   payload: string;
   missingDefault: boolean;
   params: Params;
+  wantsBody: boolean;
 }): string {
   const { relation, root, columns } = options;
   const target = `${qualified(relation.schema, relation.name)} AS ${ident(root.alias)}`;
@@ -106,16 +126,21 @@ export function updateSql(options: {
       missingDefault: options.missingDefault,
     }) +
     (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
-    ` RETURNING ${ident(root.alias)}.*`
+    ` RETURNING ${returningList(root, options.wantsBody)}`
   );
 }
 
-export function deleteSql(relation: Relation, root: ReadNode, params: Params): string {
+export function deleteSql(
+  relation: Relation,
+  root: ReadNode,
+  params: Params,
+  wantsBody: boolean,
+): string {
   const conditions = root.where.map((logic) => logicSql(root, logic, params));
   return (
     `DELETE FROM ${qualified(relation.schema, relation.name)} AS ${ident(root.alias)}` +
     (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
-    ` RETURNING ${ident(root.alias)}.*`
+    ` RETURNING ${returningList(root, wantsBody)}`
   );
 }
 

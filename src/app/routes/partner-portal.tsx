@@ -1,7 +1,6 @@
-import { Link } from 'react-router';
 import { PortalPage } from '@/components/layout/portal-page';
-import { buttonStyles } from '@/components/ui/button-styles';
-import { paths } from '@/config/paths';
+import { ApplicationStatus } from '@/features/partners/components/application-status';
+import { ReferralLink } from '@/features/partners/components/referral-link';
 import { roleOf } from '@/lib/auth/roles';
 import { profileOf } from '@/lib/auth/user-profile';
 import { useAuth } from '@/lib/auth/use-auth';
@@ -22,9 +21,7 @@ export default function PartnerPortalPage() {
           </p>
         }
       >
-        <Link to={paths.partner} className={buttonStyles({ size: 'lg' })}>
-          See the program and apply
-        </Link>
+        <ApplicationStatus />
       </PortalPage>
     );
   }
@@ -42,9 +39,9 @@ export default function PartnerPortalPage() {
         <h2 id="referrals-heading" className="text-lg font-semibold text-ink-900">
           Referrals
         </h2>
-        <p className="mt-2 text-ink-600">
-          Your referral link, the leads it brings and their progress will show here.
-        </p>
+        <div className="mt-4">
+          <ReferralLink userId={user!.id} />
+        </div>
       </section>
     </PortalPage>
   );

@@ -1,4 +1,5 @@
 import { startAuth } from '@/lib/auth/auth-store';
+import { referralCode } from '@/lib/referral';
 import type { Contact } from '../model/contact';
 
 export interface SignUpRequest {
@@ -9,14 +10,19 @@ export interface SignUpRequest {
 }
 
 /**
- * Creates the account with `full_name` and `company` as metadata; the emailed
+ * Creates the account with `full_name`, `company` and any referral code as metadata; the emailed
  * link leads back to the site root. Resolves whether the account is signed in
  * now (confirmations off) or must be confirmed first.
  */
 export async function signUp(request: SignUpRequest): Promise<{ isConfirmed: boolean }> {
   const supabase = await startAuth();
   const options = {
-    data: { full_name: request.fullName, company: request.company },
+    // A partner's referral (`?ref=` in the last 90 days) is credited at sign-up.
+    data: {
+      full_name: request.fullName,
+      company: request.company,
+      ...(referralCode() ? { referral_code: referralCode() } : {}),
+    },
     emailRedirectTo: `${window.location.origin}/`,
   };
   const { data, error } = await supabase.auth.signUp(

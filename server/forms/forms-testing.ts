@@ -1,0 +1,115 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { expect } from 'vitest';
+import { syncSiteSettings } from '../db/site-settings';
+import { PASSWORD, createSignedInUser } from '../schema/test-world';
+import { clientFor } from '../testing/clients';
+import { startTestServer, type TestServer } from '../testing/harness';
+
+/**
+ * Shared by the public forms' integration tests (server/forms/*.int.test.ts):
+ * signed-in clients, the shape of a refusal, counting what was stored, and
+ * reading the outbox rows a form queued.
+ */
+
+export const SALES_INBOX = 'sales-team@example.com';
+
+/**
+ * The test server of a forms test file. Its settings are written to
+ * site_settings as server/main.ts does at start (the harness does not), with a
+ * sales inbox of ours; the per-IP limit is out of the way (every test request
+ * comes from 127.0.0.1).
+ */
+export async function startFormsServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer({ env: { SALES_INBOX, ...env } });
+  await syncSiteSettings(server.db, server.config);
+  await server.db.query(`update public.site_settings set submissions_per_ip_per_hour = 100000`);
+  return server;
+}
+
+export interface SignedIn {
+  id: string;
+  email: string;
+  client: SupabaseClient;
+}
+
+/** A confirmed user made through the auth API, with a client holding their session. */
+export async function signedInClient(
+  server: TestServer,
+  spec: { fullName: string; company?: string; role?: 'partner' | 'admin' },
+): Promise<SignedIn> {
+  const user = await createSignedInUser(server, spec);
+  const client = clientFor(server);
+  const { error } = await client.auth.signInWithPassword({ email: user.email, password: PASSWORD });
+  if (error) throw error;
+  return { id: user.id, email: user.email, client };
+}
+
+interface ApiResult {
+  data: unknown;
+  error: { code: string; message: string; details: string | null } | null;
+  status: number;
+}
+
+/** A refusal as the visitor sees it: the status, the field (details) and a sentence. */
+export function expectRefusal(result: ApiResult, status: number, details: string): void {
+  expect(
+    { status: result.status, details: result.error?.details, data: result.data },
+    result.error?.message,
+  ).toEqual({ status, details, data: null });
+  // A sentence for people, not a code or a stack: capital first, full stop last.
+  expect(result.error!.message).toMatch(/^["A-Z][^\n]{10,}[.!?]$/);
+}
+
+/** Rows in a table (as the superuser, outside RLS). */
+export async function countRows(server: TestServer, table: string): Promise<number> {
+  const { rows } = await server.db.query<{ count: number }>(
+    `select count(*)::int as count from ${table}`,
+  );
+  return rows[0]!.count;
+}
+
+/** The number of rows in each table, to show a refused call stored nothing. */
+export async function snapshot(
+  server: TestServer,
+  tables: string[],
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = await countRows(server, table);
+  return counts;
+}
+
+export interface QueuedEmail {
+  recipient: string;
+  template: string;
+  subject: string;
+  body_text: string;
+  attachments: { filename: string; contentType: string; contentBase64: string }[];
+  created_at: string;
+}
+
+/** The outbox rows whose metadata names `key` = `id` (lead_id, booking_id, application_id). */
+export async function emailsFor(
+  server: TestServer,
+  key: string,
+  id: string,
+): Promise<QueuedEmail[]> {
+  const { rows } = await server.db.query<QueuedEmail>(
+    `select recipient, template, subject, body_text, attachments, created_at::text as created_at
+     from public.outbox_messages where metadata ->> $1 = $2 order by created_at, template`,
+    [key, id],
+  );
+  return rows;
+}
+
+/** The .ics of an email's first attachment, lines unfolded. */
+export function inviteOf(email: QueuedEmail): string {
+  const attachment = email.attachments[0];
+  if (!attachment) throw new Error(`${email.template} has no attachment`);
+  return Buffer.from(attachment.contentBase64, 'base64').toString('utf8').replace(/\r\n /g, '');
+}
+
+/** One property of an .ics ("UID", "SEQUENCE", …). */
+export function icsProperty(ics: string, name: string): string | undefined {
+  const line = ics.split('\r\n').find((candidate) => candidate.startsWith(`${name}:`));
+  return line?.slice(name.length + 1);
+}

@@ -1,0 +1,74 @@
+import { referralCode } from '@/lib/referral';
+import { getSupabase } from '@/lib/supabase';
+import type { ApplicationValues } from '../model/application';
+
+export interface ApplicationReceipt {
+  id: string;
+  reference: string;
+  email: string;
+  status: string;
+}
+
+/** Stores the application through the validated database function, which also queues the acknowledgement. */
+export async function submitApplication(values: ApplicationValues): Promise<ApplicationReceipt> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('submit_partner_application', {
+    full_name: values.fullName,
+    email: values.email,
+    company: values.company,
+    website: values.website || undefined,
+    partner_type: values.partnerType,
+    expected_referrals: Number(values.expectedReferrals),
+    message: values.message || undefined,
+    referral_code: referralCode(),
+    fax: values.fax || undefined,
+  });
+  if (error) throw error;
+  return data as unknown as ApplicationReceipt;
+}
+
+export interface ApplicationStatus {
+  id: string;
+  company: string;
+  status: 'pending' | 'approved' | 'rejected';
+  decision_reason: string | null;
+  created_at: string;
+}
+
+/** The signed-in user's latest application (row-level security shows only their own). */
+export async function fetchMyApplication(): Promise<ApplicationStatus | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('partner_applications')
+    .select('id, company, status, decision_reason, created_at')
+    .order('created_at', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  if (error) throw error;
+  return data as ApplicationStatus | null;
+}
+
+export interface PartnerRecord {
+  referral_code: string;
+  tier: string;
+  commission_rate: number;
+  clicks: number;
+}
+
+/** The signed-in partner's code, tier and referral-link clicks (their own rows only). */
+export async function fetchMyPartnerRecord(userId: string): Promise<PartnerRecord | null> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase
+    .from('partners')
+    .select('referral_code, tier, commission_rate, referral_clicks(clicks)')
+    .eq('user_id', userId)
+    .maybeSingle();
+  if (error) throw error;
+  if (!data) return null;
+  return {
+    referral_code: data.referral_code,
+    tier: data.tier,
+    commission_rate: Number(data.commission_rate),
+    clicks: data.referral_clicks.reduce((sum, day) => sum + day.clicks, 0),
+  };
+}

@@ -1,0 +1,174 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircleCheck } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { Field, fieldProps } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
+import { Honeypot } from '@/components/ui/honeypot';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { Textarea } from '@/components/ui/textarea';
+import { paths } from '@/config/paths';
+import { applyRpcError } from '@/lib/forms/rpc-error';
+import { submitApplication, type ApplicationReceipt } from '../api/applications';
+import { applicationFields, applicationSchema, type ApplicationValues } from '../model/application';
+import { partnerTypes } from '../model/program';
+
+export function PartnerApplicationForm() {
+  const [receipt, setReceipt] = useState<ApplicationReceipt>();
+  const form = useForm<ApplicationValues>({
+    resolver: zodResolver(applicationSchema),
+    defaultValues: {
+      fullName: '',
+      email: '',
+      company: '',
+      website: '',
+      partnerType: '',
+      expectedReferrals: '',
+      message: '',
+      fax: '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const handleSubmit = form.handleSubmit(async (values) => {
+    try {
+      setReceipt(await submitApplication(values));
+    } catch (error) {
+      applyRpcError(form, error, applicationFields);
+    }
+  });
+
+  if (receipt) return <ApplicationReceived receipt={receipt} />;
+
+  const props = (name: keyof ApplicationValues) =>
+    fieldProps(`partner-${name}`, { error: errors[name]?.message });
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit}
+      className="relative grid gap-5"
+      aria-label="Partner application"
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field id="partner-fullName" label="Full name" error={errors.fullName?.message}>
+          <Input
+            {...props('fullName')}
+            {...form.register('fullName')}
+            autoComplete="name"
+            maxLength={200}
+          />
+        </Field>
+        <Field id="partner-email" label="Work email" error={errors.email?.message}>
+          <Input
+            {...props('email')}
+            {...form.register('email')}
+            type="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={300}
+          />
+        </Field>
+        <Field id="partner-company" label="Company" error={errors.company?.message}>
+          <Input
+            {...props('company')}
+            {...form.register('company')}
+            autoComplete="organization"
+            maxLength={200}
+          />
+        </Field>
+        <Field id="partner-website" label="Website (optional)" error={errors.website?.message}>
+          <Input
+            {...props('website')}
+            {...form.register('website')}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://"
+            maxLength={400}
+          />
+        </Field>
+        <Field
+          id="partner-partnerType"
+          label="What kind of partner are you?"
+          error={errors.partnerType?.message}
+        >
+          <Select {...props('partnerType')} {...form.register('partnerType')}>
+            <option value="">Choose…</option>
+            {partnerTypes.map((type) => (
+              <option key={type.value} value={type.value}>
+                {type.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field
+          id="partner-expectedReferrals"
+          label="Teams you expect to refer a month"
+          error={errors.expectedReferrals?.message}
+        >
+          <Input
+            {...props('expectedReferrals')}
+            {...form.register('expectedReferrals')}
+            inputMode="numeric"
+            placeholder="e.g. 2"
+            maxLength={5}
+          />
+        </Field>
+      </div>
+      <Field
+        id="partner-message"
+        label="Tell us about your clients (optional)"
+        error={errors.message?.message}
+      >
+        <Textarea {...props('message')} {...form.register('message')} rows={4} />
+      </Field>
+      <Honeypot id="partner-fax" registration={form.register('fax')} />
+      <FormError errors={errors} />
+      <SubmitButton
+        isBusy={isSubmitting}
+        label="Apply to the program"
+        busyLabel="Sending your application..."
+      />
+      <p className="text-sm text-ink-600">
+        We use your details to review your application, as our{' '}
+        <Link to={paths.privacyPolicy} className="font-medium text-azure-700 underline">
+          privacy policy
+        </Link>{' '}
+        explains.
+      </p>
+    </form>
+  );
+}
+
+function ApplicationReceived({ receipt }: { receipt: ApplicationReceipt }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section aria-labelledby="application-received" className="grid gap-4">
+      <CircleCheck aria-hidden="true" className="size-10 text-mint-600" />
+      <h3
+        id="application-received"
+        ref={heading}
+        tabIndex={-1}
+        className="text-2xl font-bold text-ink-900 outline-none"
+      >
+        Application received
+      </h3>
+      <p className="text-ink-700">
+        Thank you. We sent a confirmation to <strong>{receipt.email}</strong> (reference{' '}
+        {receipt.reference}) and will reply within five business days.
+      </p>
+      <p className="text-ink-700">
+        Sign in or create an account with that email to follow your application in the{' '}
+        <Link to={paths.partnerPortal} className="font-semibold text-azure-700 underline">
+          partner portal
+        </Link>
+        .
+      </p>
+    </section>
+  );
+}

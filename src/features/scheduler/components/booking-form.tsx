@@ -1,0 +1,131 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Field, fieldProps } from '@/components/ui/field';
+import { FormError } from '@/components/ui/form-error';
+import { Honeypot } from '@/components/ui/honeypot';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { Textarea } from '@/components/ui/textarea';
+import { teamSizes } from '@/lib/forms/choices';
+import { applyRpcError, isRpcError } from '@/lib/forms/rpc-error';
+import { bookDemo, type BookingReceipt } from '../api/scheduler';
+import {
+  bookingFields,
+  bookingSchema,
+  type BookingPrefill,
+  type BookingValues,
+} from '../model/booking';
+
+export function BookingForm({
+  startsAt,
+  slotLabel,
+  timeZone,
+  prefill,
+  onBooked,
+  onSlotTaken,
+}: {
+  startsAt: string;
+  slotLabel: string;
+  timeZone: string;
+  prefill?: BookingPrefill;
+  onBooked: (receipt: BookingReceipt) => void;
+  onSlotTaken: (message: string) => void;
+}) {
+  const form = useForm<BookingValues>({
+    resolver: zodResolver(bookingSchema),
+    defaultValues: {
+      fullName: prefill?.fullName ?? '',
+      email: prefill?.email ?? '',
+      company: prefill?.company ?? '',
+      teamSize: (prefill?.teamSize ?? '') as BookingValues['teamSize'],
+      notes: '',
+      fax: '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const handleSubmit = form.handleSubmit(async (values) => {
+    try {
+      onBooked(await bookDemo({ ...values, startsAt, timeZone }));
+    } catch (error) {
+      if (isRpcError(error) && error.code === 'PT409') {
+        onSlotTaken(error.message);
+        return;
+      }
+      applyRpcError(form, error, bookingFields);
+    }
+  });
+
+  const props = (name: keyof BookingValues) =>
+    fieldProps(`booking-${name}`, { error: errors[name]?.message });
+
+  return (
+    <form
+      noValidate
+      onSubmit={handleSubmit}
+      className="relative grid gap-5"
+      aria-label="Your details"
+    >
+      <p className="rounded-lg bg-azure-50 px-4 py-3 font-semibold text-ink-900">{slotLabel}</p>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field id="booking-fullName" label="Full name" error={errors.fullName?.message}>
+          <Input
+            {...props('fullName')}
+            {...form.register('fullName')}
+            autoComplete="name"
+            maxLength={200}
+          />
+        </Field>
+        <Field id="booking-email" label="Work email" error={errors.email?.message}>
+          <Input
+            {...props('email')}
+            {...form.register('email')}
+            type="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={300}
+          />
+        </Field>
+        <Field id="booking-company" label="Company" error={errors.company?.message}>
+          <Input
+            {...props('company')}
+            {...form.register('company')}
+            autoComplete="organization"
+            maxLength={200}
+          />
+        </Field>
+        <Field
+          id="booking-teamSize"
+          label="Customer success team size"
+          error={errors.teamSize?.message}
+        >
+          <Select {...props('teamSize')} {...form.register('teamSize')}>
+            <option value="">Choose…</option>
+            {teamSizes.map((size) => (
+              <option key={size.value} value={size.value}>
+                {size.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <Field
+        id="booking-notes"
+        label="Anything we should prepare? (optional)"
+        error={errors.notes?.message}
+      >
+        <Textarea
+          {...props('notes')}
+          {...form.register('notes')}
+          rows={3}
+          placeholder="The calls you get most, the tools you use, who else will join…"
+        />
+      </Field>
+      <Honeypot id="booking-fax" registration={form.register('fax')} />
+      <FormError errors={errors} />
+      <SubmitButton isBusy={isSubmitting} label="Book this demo" busyLabel="Booking..." />
+    </form>
+  );
+}
