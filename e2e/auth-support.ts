@@ -25,6 +25,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Attached files, their content as UTF-8 text (calendar invites). */
+  attachments: { filename: string; contentType: string; content: string }[];
   /** When the sink received it (ISO 8601, ms precision). */
   date: string;
 }

@@ -6,7 +6,7 @@
 //
 // Each has a test API on 127.0.0.1 only (E2E_MAIL_PORT = E2E_PORT + 1 for main,
 // E2E_SHORT_MAIL_PORT = E2E_PORT + 3 for short); `?server=main|short` picks the other one:
-//   GET /messages?to=<address>  [{ to, from, subject, text, html, date }], oldest first (no `to`: all)
+//   GET /messages?to=<address>  [{ to, from, subject, text, html, attachments, date }], oldest first (no `to`: all)
 //   GET /service-role-key       { serviceRoleKey, anonKey, url } from the server's DATA_DIR/keys.json
 //   GET /ready                  200 once both servers answer /health, else 503 (Playwright waits on it)
 //
@@ -92,6 +92,11 @@ function startSink(server) {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            attachments: parsed.attachments.map((attachment) => ({
+              filename: attachment.filename ?? '',
+              contentType: attachment.contentType,
+              content: attachment.content.toString('utf8'),
+            })),
             date,
           });
         }

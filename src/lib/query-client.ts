@@ -1,13 +1,21 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** App data is fresh for 5 minutes and dropped from memory 10 minutes after its last use. */
+/**
+ * App data is fresh for 5 minutes and dropped from memory 10 minutes after its
+ * last use. While prerendering nothing is collected (as TanStack Query does on
+ * a server by default): a collection timer would keep the build from exiting.
+ */
 export const STALE_TIME_MS = 5 * 60 * 1000;
 export const GC_TIME_MS = 10 * 60 * 1000;
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: STALE_TIME_MS, gcTime: GC_TIME_MS, refetchOnWindowFocus: false },
+      queries: {
+        staleTime: STALE_TIME_MS,
+        gcTime: typeof window === 'undefined' ? Infinity : GC_TIME_MS,
+        refetchOnWindowFocus: false,
+      },
     },
   });
 }

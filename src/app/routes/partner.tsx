@@ -37,7 +37,26 @@ export default function PartnerPage() {
           <h2 id="tiers-heading" className="text-2xl font-bold text-ink-900 sm:text-3xl">
             Tiers and commission rates
           </h2>
-          <div className="overflow-x-auto rounded-2xl border border-sand-200 bg-white">
+          {/* Phones: one card per tier, instead of a table to scroll sideways. */}
+          <ul className="grid gap-3 md:hidden">
+            {tiers.map((tier) => (
+              <li key={tier.name} className="rounded-2xl border border-sand-200 bg-white p-5">
+                <p className="flex items-baseline justify-between gap-3">
+                  <span className="font-semibold text-ink-900">{tier.name}</span>
+                  <span className="font-semibold text-ink-900 tabular-nums">
+                    {Math.round(tier.rate * 100)} % of year one
+                  </span>
+                </p>
+                <p className="mt-1 text-sm text-ink-600">
+                  {tier.threshold === 0
+                    ? 'From the first customer'
+                    : `${tier.threshold} or more new customers a year`}
+                </p>
+                <p className="mt-2 text-ink-700">{tier.summary}</p>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-hidden rounded-2xl border border-sand-200 bg-white md:block">
             <table className="w-full text-left">
               <caption className="sr-only">
                 Partner tiers, what qualifies and what each pays

@@ -27,6 +27,8 @@ export async function submitApplication(values: ApplicationValues): Promise<Appl
   return data as unknown as ApplicationReceipt;
 }
 
+export const APPLICATION_QUERY_KEY = ['my-partner-application'] as const;
+
 export interface ApplicationStatus {
   id: string;
   company: string;

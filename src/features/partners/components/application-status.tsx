@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { buttonStyles } from '@/components/ui/button-styles';
 import { paths } from '@/config/paths';
 import { rpcErrorMessage } from '@/lib/forms/rpc-error';
-import { fetchMyApplication } from '../api/applications';
+import { APPLICATION_QUERY_KEY, fetchMyApplication } from '../api/applications';
 
 const dateLabel = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
@@ -12,7 +12,7 @@ const dateLabel = (iso: string) =>
 /** For a signed-in non-partner: their application's status, or the way to apply. */
 export function ApplicationStatus() {
   const application = useQuery({
-    queryKey: ['my-partner-application'],
+    queryKey: APPLICATION_QUERY_KEY,
     queryFn: fetchMyApplication,
   });
   if (application.isPending) {

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useHydrated } from '@/lib/use-hydrated';
 import { estimateEarnings, estimatorDefaults, type EstimateInput } from '../model/program';
 
 const dollars = (value: number) =>
@@ -8,6 +9,8 @@ const dollars = (value: number) =>
 export function EarningsEstimator() {
   const id = useId();
   const [input, setInput] = useState<EstimateInput>(estimatorDefaults);
+  // A prerendered slider moved before the code runs would be reset by it: wait.
+  const isHydrated = useHydrated();
   const estimate = estimateEarnings(input);
   const sliders = [
     {
@@ -58,6 +61,7 @@ export function EarningsEstimator() {
               max={slider.max}
               step={slider.step}
               value={input[slider.key]}
+              disabled={!isHydrated}
               onChange={(event) => setInput({ ...input, [slider.key]: Number(event.target.value) })}
               className="h-11 w-full accent-azure-700"
             />

@@ -11,8 +11,14 @@ import { Select } from '@/components/ui/select';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
+import { useHydrated } from '@/lib/use-hydrated';
 import { applyRpcError } from '@/lib/forms/rpc-error';
-import { submitApplication, type ApplicationReceipt } from '../api/applications';
+import { getQueryClient } from '@/lib/query-client';
+import {
+  APPLICATION_QUERY_KEY,
+  submitApplication,
+  type ApplicationReceipt,
+} from '../api/applications';
 import { applicationFields, applicationSchema, type ApplicationValues } from '../model/application';
 import { partnerTypes } from '../model/program';
 
@@ -32,10 +38,13 @@ export function PartnerApplicationForm() {
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const isHydrated = useHydrated();
 
   const handleSubmit = form.handleSubmit(async (values) => {
     try {
       setReceipt(await submitApplication(values));
+      // The portal shows the new status, not a cached "not applied yet".
+      void getQueryClient().invalidateQueries({ queryKey: APPLICATION_QUERY_KEY });
     } catch (error) {
       applyRpcError(form, error, applicationFields);
     }
@@ -49,6 +58,7 @@ export function PartnerApplicationForm() {
     <form
       noValidate
       onSubmit={handleSubmit}
+      data-hydrated={isHydrated}
       className="relative grid gap-5"
       aria-label="Partner application"
     >
@@ -130,6 +140,7 @@ export function PartnerApplicationForm() {
       <FormError errors={errors} />
       <SubmitButton
         isBusy={isSubmitting}
+        isDisabled={!isHydrated}
         label="Apply to the program"
         busyLabel="Sending your application..."
       />

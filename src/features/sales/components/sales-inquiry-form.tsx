@@ -10,6 +10,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { teamSizes } from '@/lib/forms/choices';
+import { useHydrated } from '@/lib/use-hydrated';
 import { applyRpcError } from '@/lib/forms/rpc-error';
 import { submitInquiry, type InquiryReceipt } from '../api/submit-inquiry';
 import {
@@ -42,6 +43,7 @@ export function SalesInquiryForm({
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const isHydrated = useHydrated();
   const messageLength = useWatch({ control: form.control, name: 'message' })?.length ?? 0;
 
   const handleSubmit = form.handleSubmit(async (values) => {
@@ -60,6 +62,7 @@ export function SalesInquiryForm({
     <form
       noValidate
       onSubmit={handleSubmit}
+      data-hydrated={isHydrated}
       className="relative grid gap-5"
       aria-label="Talk to Sales"
     >
@@ -192,7 +195,12 @@ export function SalesInquiryForm({
       </div>
       <Honeypot id={id('fax')} registration={form.register('fax')} />
       <FormError errors={errors} />
-      <SubmitButton isBusy={isSubmitting} label="Send to Sales" busyLabel="Sending..." />
+      <SubmitButton
+        isBusy={isSubmitting}
+        isDisabled={!isHydrated}
+        label="Send to Sales"
+        busyLabel="Sending..."
+      />
     </form>
   );
 }

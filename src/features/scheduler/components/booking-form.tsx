@@ -8,6 +8,7 @@ import { Select } from '@/components/ui/select';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Textarea } from '@/components/ui/textarea';
 import { teamSizes } from '@/lib/forms/choices';
+import { useHydrated } from '@/lib/use-hydrated';
 import { applyRpcError, isRpcError } from '@/lib/forms/rpc-error';
 import { bookDemo, type BookingReceipt } from '../api/scheduler';
 import {
@@ -30,7 +31,8 @@ export function BookingForm({
   timeZone: string;
   prefill?: BookingPrefill;
   onBooked: (receipt: BookingReceipt) => void;
-  onSlotTaken: (message: string) => void;
+  /** Someone was quicker: the visitor's answers come back so nothing they typed is lost. */
+  onSlotTaken: (message: string, values: BookingValues) => void;
 }) {
   const form = useForm<BookingValues>({
     resolver: zodResolver(bookingSchema),
@@ -44,13 +46,14 @@ export function BookingForm({
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const isHydrated = useHydrated();
 
   const handleSubmit = form.handleSubmit(async (values) => {
     try {
       onBooked(await bookDemo({ ...values, startsAt, timeZone }));
     } catch (error) {
       if (isRpcError(error) && error.code === 'PT409') {
-        onSlotTaken(error.message);
+        onSlotTaken(error.message, values);
         return;
       }
       applyRpcError(form, error, bookingFields);
@@ -64,6 +67,7 @@ export function BookingForm({
     <form
       noValidate
       onSubmit={handleSubmit}
+      data-hydrated={isHydrated}
       className="relative grid gap-5"
       aria-label="Your details"
     >
@@ -125,7 +129,12 @@ export function BookingForm({
       </Field>
       <Honeypot id="booking-fax" registration={form.register('fax')} />
       <FormError errors={errors} />
-      <SubmitButton isBusy={isSubmitting} label="Book this demo" busyLabel="Booking..." />
+      <SubmitButton
+        isBusy={isSubmitting}
+        isDisabled={!isHydrated}
+        label="Book this demo"
+        busyLabel="Booking..."
+      />
     </form>
   );
 }

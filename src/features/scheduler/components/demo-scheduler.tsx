@@ -8,7 +8,7 @@ import { paths } from '@/config/paths';
 import { rpcErrorMessage } from '@/lib/forms/rpc-error';
 import { useHydrated } from '@/lib/use-hydrated';
 import { fetchSlots, type BookingReceipt } from '../api/scheduler';
-import type { BookingPrefill } from '../model/booking';
+import type { BookingPrefill, BookingValues } from '../model/booking';
 import { describeSlot, detectTimeZone, nextSlots, type Slot } from '../model/slots';
 import { BookingForm } from './booking-form';
 import { SlotPicker } from './slot-picker';
@@ -40,6 +40,8 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
   const [selected, setSelected] = useState<Slot>();
   const [conflict, setConflict] = useState<{ message: string; offered: Slot[] }>();
   const [booked, setBooked] = useState<BookingReceipt>();
+  // What the visitor typed before losing a slot to someone else, to start the next form with.
+  const [draft, setDraft] = useState<BookingValues>();
   const formHeading = useRef<HTMLHeadingElement>(null);
 
   const choose = (slot: Slot) => {
@@ -48,7 +50,8 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
     requestAnimationFrame(() => formHeading.current?.focus({ preventScroll: false }));
   };
 
-  const handleTaken = async (message: string) => {
+  const handleTaken = async (message: string, values: BookingValues) => {
+    setDraft(values);
     const taken = selected;
     setSelected(undefined);
     const fresh = await queryClient.fetchQuery({ queryKey: SLOTS_QUERY_KEY, queryFn: fetchSlots });
@@ -105,16 +108,15 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
         </h2>
         {selected ? (
           <BookingForm
-            key={selected.startsAt}
             startsAt={selected.startsAt}
             slotLabel={`${describeSlot(selected, timeZone)} (${timeZone.replaceAll('_', ' ')})`}
             timeZone={timeZone}
-            prefill={prefill}
+            prefill={draft ?? prefill}
             onBooked={(receipt) => {
               setBooked(receipt);
               void queryClient.invalidateQueries({ queryKey: SLOTS_QUERY_KEY });
             }}
-            onSlotTaken={(message) => void handleTaken(message)}
+            onSlotTaken={(message, values) => void handleTaken(message, values)}
           />
         ) : (
           <p className="rounded-lg border border-dashed border-sand-200 px-4 py-6 text-ink-600">

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Field } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
+import { useHydrated } from '@/lib/use-hydrated';
 import { groupByDay, timeZones, type Slot } from '../model/slots';
 
 export interface SlotPickerProps {
@@ -27,6 +28,8 @@ export function SlotPicker({
   onSelect,
   idPrefix = 'slots',
 }: SlotPickerProps) {
+  // Before the code runs the zone is a placeholder: a choice then would be lost.
+  const isHydrated = useHydrated();
   const days = useMemo(() => groupByDay(slots ?? [], timeZone), [slots, timeZone]);
   const zones = useMemo(() => timeZones(timeZone), [timeZone]);
   const [dayKey, setDayKey] = useState<string>();
@@ -46,6 +49,7 @@ export function SlotPicker({
           id={`${idPrefix}-time-zone`}
           aria-describedby={`${idPrefix}-time-zone-hint`}
           value={timeZone}
+          disabled={!isHydrated}
           onChange={(event) => onTimeZoneChange(event.target.value)}
         >
           {zones.map((zone) => (
