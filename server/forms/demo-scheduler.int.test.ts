@@ -393,6 +393,21 @@ describe('booking a slot', () => {
     expect(note.body_text).toContain("The visitor's time zone: Europe/Paris.");
   });
 
+  it('folds long invite lines at 75 octets without splitting a UTF-8 character', async () => {
+    const [slot] = await freeDay();
+    const company = 'Société Générale d’Économie Mixte — Übersetzungsbüro Øresund ✓';
+    const { data, error } = await anon.rpc('book_demo', booking(slot!.starts_at, { company }));
+    expect(error).toBeNull();
+    const [visitor] = await emailsFor(server, 'booking_id', (data as { id: string }).id);
+    const raw = Buffer.from(visitor!.attachments[0]!.contentBase64, 'base64');
+    // Valid UTF-8 throughout (a character cut in two would not decode back to the same bytes).
+    expect(Buffer.from(raw.toString('utf8'), 'utf8').equals(raw)).toBe(true);
+    for (const line of raw.toString('utf8').split('\r\n')) {
+      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    }
+    expect(icsProperty(inviteOf(visitor!), 'SUMMARY')).toBe(`Cervana demo with ${company}`);
+  });
+
   it('refuses a slot someone has booked: 409 slot_taken, one booking', async () => {
     const [slot] = await freeDay();
     await book(slot!.starts_at);

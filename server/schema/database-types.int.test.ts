@@ -30,24 +30,43 @@ describe('npm run gen:types', () => {
   it('describes the product tables as supabase-js expects them', async () => {
     const source = lines(await generateDatabaseTypes(database.db));
     const profiles = source.slice(source.indexOf('profiles: {'));
-    expect(profiles.slice(0, 8)).toEqual([
+    expect(profiles.slice(0, 9)).toEqual([
       'profiles: {',
       'Row: {',
       'company: string | null',
       'created_at: string',
       'full_name: string | null',
       'id: string',
+      'referred_by: string | null',
       'updated_at: string',
       '}',
     ]);
-    expect(profiles.slice(8, 15)).toEqual([
+    expect(profiles.slice(9, 17)).toEqual([
       'Insert: {',
       'company?: string | null',
       'created_at?: string',
       'full_name?: string | null',
       'id: string',
+      'referred_by?: string | null',
       'updated_at?: string',
       '}',
+    ]);
+    // The public forms' functions: required arguments, then those with defaults.
+    const bookDemo = source.slice(source.indexOf('book_demo: {'));
+    expect(bookDemo.slice(0, 13)).toEqual([
+      'book_demo: {',
+      'Args: {',
+      'company: string',
+      'email: string',
+      'fax?: string',
+      'full_name: string',
+      'notes?: string',
+      'referral_code?: string',
+      'starts_at: string',
+      'team_size: string',
+      'time_zone: string',
+      '}',
+      'Returns: Json',
     ]);
     expect(source.join('\n')).toContain(
       [
