@@ -109,7 +109,10 @@ test.describe('pages of another role', () => {
       page.getByRole('heading', { level: 1, name: 'Join the Cervana partner program' }),
     ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Referrals' })).toHaveCount(0);
+    await expect(page.getByText('You have not applied yet.')).toBeVisible();
     await page.getByRole('link', { name: 'See the program and apply' }).click();
-    await expect(page).toHaveURL('/partner');
+    // Straight to the application form.
+    await expect(page).toHaveURL('/partner#apply');
+    await expect(page.getByRole('heading', { name: 'Apply to become a partner' })).toBeInViewport();
   });
 });

@@ -7,6 +7,35 @@ import { useLocation, useNavigationType } from 'react-router';
  */
 const positions = new Map<string, number>();
 
+/** How long to wait for an `#anchor` on a page whose code is still loading. */
+const ANCHOR_WAIT_MS = 5000;
+
+/**
+ * Scrolls to the element with `id` once it exists: after a navigation the page
+ * may still be loading its code. Returns a function that stops waiting.
+ */
+function scrollWhenPresent(id: string): () => void {
+  const target = document.getElementById(id);
+  if (target) {
+    target.scrollIntoView();
+    return () => undefined;
+  }
+  window.scrollTo(0, 0);
+  const observer = new MutationObserver(() => {
+    const found = document.getElementById(id);
+    if (!found) return;
+    stop();
+    found.scrollIntoView();
+  });
+  const timer = window.setTimeout(() => stop(), ANCHOR_WAIT_MS);
+  function stop() {
+    observer.disconnect();
+    window.clearTimeout(timer);
+  }
+  observer.observe(document.body, { childList: true, subtree: true });
+  return stop;
+}
+
 export function ScrollManager() {
   const location = useLocation();
   const navigationType = useNavigationType();
@@ -25,7 +54,7 @@ export function ScrollManager() {
     if (navigationType === 'POP') {
       window.scrollTo(0, positions.get(location.key) ?? 0);
     } else if (location.hash) {
-      document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+      return scrollWhenPresent(decodeURIComponent(location.hash.slice(1)));
     } else {
       window.scrollTo(0, 0);
     }
