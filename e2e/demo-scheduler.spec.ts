@@ -130,7 +130,7 @@ test('two visitors racing for one slot: one books it, the other is offered the n
       return (await booked.isVisible()) ? 'booked' : 'taken';
     }),
   );
-  expect(outcomes.sort()).toEqual(['booked', 'taken']);
+  expect([...outcomes].sort()).toEqual(['booked', 'taken']);
   const loser = pages[outcomes.indexOf('taken')]!;
   await expect(loser.getByText('The next free times:')).toBeVisible();
 

@@ -3,6 +3,7 @@ import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { ContactFields, registerContact } from '@/components/ui/contact-fields';
 import { Field, fieldProps } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Honeypot } from '@/components/ui/honeypot';
@@ -63,33 +64,11 @@ export function PartnerApplicationForm() {
       aria-label="Partner application"
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="partner-fullName" label="Full name" error={errors.fullName?.message}>
-          <Input
-            {...props('fullName')}
-            {...form.register('fullName')}
-            autoComplete="name"
-            maxLength={200}
-          />
-        </Field>
-        <Field id="partner-email" label="Work email" error={errors.email?.message}>
-          <Input
-            {...props('email')}
-            {...form.register('email')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={300}
-          />
-        </Field>
-        <Field id="partner-company" label="Company" error={errors.company?.message}>
-          <Input
-            {...props('company')}
-            {...form.register('company')}
-            autoComplete="organization"
-            maxLength={200}
-          />
-        </Field>
+        <ContactFields
+          idPrefix="partner"
+          registrations={registerContact(form.register)}
+          errors={errors}
+        />
         <Field id="partner-website" label="Website (optional)" error={errors.website?.message}>
           <Input
             {...props('website')}

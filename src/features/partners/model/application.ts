@@ -1,27 +1,10 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, EMAIL_PATTERN } from '@/lib/forms/choices';
+import { contactFields, longText, textLine } from '@/lib/forms/fields';
 import { partnerTypes } from './program';
 
-const line = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Please keep ${label} under ${max + 1} characters.`)
-    .refine(
-      (value) => !CONTROL_CHARACTERS.test(value),
-      `Please remove the special characters from ${label}.`,
-    );
-
 export const applicationSchema = z.object({
-  fullName: line('your name', 120).pipe(z.string().min(1, 'Please enter your name.')),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Please enter your work email.')
-    .max(254, 'Please enter a valid email address, like jane@company.com.')
-    .regex(EMAIL_PATTERN, 'Please enter a valid email address, like jane@company.com.'),
-  company: line('your company', 120).pipe(z.string().min(1, 'Please enter your company.')),
-  website: line('your website', 300).refine(
+  ...contactFields,
+  website: textLine('your website', 300).refine(
     (value) =>
       value === '' ||
       /^(https?:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d{1,5})?([/?#]\S*)?$/i.test(value),
@@ -39,7 +22,7 @@ export const applicationSchema = z.object({
       (value) => Number(value) <= 1000,
       'Please enter a number of referrals between 0 and 1,000.',
     ),
-  message: z.string().trim().max(2000, 'Please keep your message under 2,001 characters.'),
+  message: longText('your message', 2000),
   fax: z.string(),
 });
 

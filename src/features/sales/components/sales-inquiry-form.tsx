@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
+import { ContactFields, registerContact } from '@/components/ui/contact-fields';
 import { Field, fieldProps } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Honeypot } from '@/components/ui/honeypot';
@@ -67,33 +68,11 @@ export function SalesInquiryForm({
       aria-label="Talk to Sales"
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id={id('fullName')} label="Full name" error={errors.fullName?.message}>
-          <Input
-            {...props('fullName')}
-            {...form.register('fullName')}
-            autoComplete="name"
-            maxLength={200}
-          />
-        </Field>
-        <Field id={id('email')} label="Work email" error={errors.email?.message}>
-          <Input
-            {...props('email')}
-            {...form.register('email')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={300}
-          />
-        </Field>
-        <Field id={id('company')} label="Company" error={errors.company?.message}>
-          <Input
-            {...props('company')}
-            {...form.register('company')}
-            autoComplete="organization"
-            maxLength={200}
-          />
-        </Field>
+        <ContactFields
+          idPrefix="sales"
+          registrations={registerContact(form.register)}
+          errors={errors}
+        />
         <Field id={id('jobRole')} label="Your role (optional)" error={errors.jobRole?.message}>
           <Input
             {...props('jobRole')}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, EMAIL_PATTERN, teamSizeValues } from '@/lib/forms/choices';
+import { teamSizeValues } from '@/lib/forms/choices';
+import { contactFields, longText, textLine } from '@/lib/forms/fields';
 
 export const callVolumes = [
   { value: 'under-500', label: 'Fewer than 500 calls' },
@@ -23,38 +24,15 @@ export const toolChoices = [
 
 export const MESSAGE_LIMIT = 2000;
 
-const line = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Please keep ${label} under ${max + 1} characters.`)
-    .refine(
-      (value) => !CONTROL_CHARACTERS.test(value),
-      `Please remove the special characters from ${label}.`,
-    );
-
 export const inquirySchema = z.object({
-  fullName: line('your name', 120).pipe(z.string().min(1, 'Please enter your name.')),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Please enter your work email.')
-    .max(254, 'Please enter a valid email address, like jane@company.com.')
-    .regex(EMAIL_PATTERN, 'Please enter a valid email address, like jane@company.com.'),
-  company: line('your company', 120).pipe(z.string().min(1, 'Please enter your company.')),
-  jobRole: line('your role', 120),
+  ...contactFields,
+  jobRole: textLine('your role', 120),
   teamSize: z.enum(teamSizeValues, { message: 'Please choose your team size.' }),
   monthlyCallVolume: z.enum(callVolumes.map((volume) => volume.value) as [string, ...string[]], {
     message: 'Please choose your monthly call volume.',
   }),
   tools: z.array(z.enum(toolChoices)).max(12, 'Please choose at most 12 tools.'),
-  message: z
-    .string()
-    .trim()
-    .max(
-      MESSAGE_LIMIT,
-      `Please keep your message under ${(MESSAGE_LIMIT + 1).toLocaleString('en-US')} characters.`,
-    ),
+  message: longText('your message', MESSAGE_LIMIT),
   consent: z.literal(true, { message: 'Please agree to be contacted about your inquiry.' }),
   fax: z.string(),
 });

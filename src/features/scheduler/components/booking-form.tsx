@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { ContactFields, registerContact } from '@/components/ui/contact-fields';
 import { Field, fieldProps } from '@/components/ui/field';
 import { FormError } from '@/components/ui/form-error';
 import { Honeypot } from '@/components/ui/honeypot';
-import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Textarea } from '@/components/ui/textarea';
@@ -73,33 +73,11 @@ export function BookingForm({
     >
       <p className="rounded-lg bg-azure-50 px-4 py-3 font-semibold text-ink-900">{slotLabel}</p>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id="booking-fullName" label="Full name" error={errors.fullName?.message}>
-          <Input
-            {...props('fullName')}
-            {...form.register('fullName')}
-            autoComplete="name"
-            maxLength={200}
-          />
-        </Field>
-        <Field id="booking-email" label="Work email" error={errors.email?.message}>
-          <Input
-            {...props('email')}
-            {...form.register('email')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={300}
-          />
-        </Field>
-        <Field id="booking-company" label="Company" error={errors.company?.message}>
-          <Input
-            {...props('company')}
-            {...form.register('company')}
-            autoComplete="organization"
-            maxLength={200}
-          />
-        </Field>
+        <ContactFields
+          idPrefix="booking"
+          registrations={registerContact(form.register)}
+          errors={errors}
+        />
         <Field
           id="booking-teamSize"
           label="Customer success team size"

@@ -54,7 +54,10 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
     setDraft(values);
     const taken = selected;
     setSelected(undefined);
-    const fresh = await queryClient.fetchQuery({ queryKey: SLOTS_QUERY_KEY, queryFn: fetchSlots });
+    // Fresh from the server: the cached list may hold other slots taken since.
+    const fresh = await queryClient
+      .fetchQuery({ queryKey: SLOTS_QUERY_KEY, queryFn: fetchSlots, staleTime: 0 })
+      .catch(() => queryClient.getQueryData<Slot[]>(SLOTS_QUERY_KEY) ?? []);
     setConflict({ message, offered: taken ? nextSlots(fresh, taken.startsAt) : fresh.slice(0, 3) });
   };
 

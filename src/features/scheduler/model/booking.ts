@@ -1,28 +1,11 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, EMAIL_PATTERN, teamSizeValues } from '@/lib/forms/choices';
-
-const line = (label: string, missing: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, missing)
-    .max(120, `Please keep ${label} under 121 characters.`)
-    .refine(
-      (value) => !CONTROL_CHARACTERS.test(value),
-      `Please remove the special characters from ${label}.`,
-    );
+import { teamSizeValues } from '@/lib/forms/choices';
+import { contactFields, longText } from '@/lib/forms/fields';
 
 export const bookingSchema = z.object({
-  fullName: line('your name', 'Please enter your name.'),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Please enter your work email.')
-    .max(254, 'Please enter a valid email address, like jane@company.com.')
-    .regex(EMAIL_PATTERN, 'Please enter a valid email address, like jane@company.com.'),
-  company: line('your company', 'Please enter your company.'),
+  ...contactFields,
   teamSize: z.enum(teamSizeValues, { message: 'Please choose your team size.' }),
-  notes: z.string().trim().max(2000, 'Please keep your notes under 2,001 characters.'),
+  notes: longText('your notes', 2000),
   fax: z.string(),
 });
 
