@@ -13,6 +13,10 @@ import { describeSlot, detectTimeZone, nextSlots, type Slot } from '../model/slo
 import { BookingForm } from './booking-form';
 import { SlotPicker } from './slot-picker';
 
+/** An offered slot: its full date wraps on a phone instead of running off the screen. */
+export const OFFERED_SLOT =
+  'min-h-10 rounded-lg bg-white px-4 py-2 text-left text-sm font-semibold text-ink-900 ring-1 ring-sand-200 ring-inset hover:bg-sand-100';
+
 export const SLOTS_QUERY_KEY = ['demo-slots'] as const;
 
 export function useSlots() {
@@ -43,6 +47,11 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
   // What the visitor typed before losing a slot to someone else, to start the next form with.
   const [draft, setDraft] = useState<BookingValues>();
   const formHeading = useRef<HTMLHeadingElement>(null);
+  const conflictNotice = useRef<HTMLDivElement>(null);
+  // On a phone the form was below the slots: bring the news and the next slots into view.
+  useEffect(() => {
+    if (conflict) conflictNotice.current?.focus();
+  }, [conflict]);
 
   const choose = (slot: Slot) => {
     setSelected(slot);
@@ -70,25 +79,27 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
           1. Pick a time
         </h2>
         {conflict ? (
-          <Alert tone="error" title={conflict.message}>
-            {conflict.offered.length > 0 ? (
-              <div className="mt-2 grid gap-2">
-                <p>The next free times:</p>
-                <div className="flex flex-wrap gap-2">
-                  {conflict.offered.map((slot) => (
-                    <button
-                      key={slot.startsAt}
-                      type="button"
-                      onClick={() => choose(slot)}
-                      className={buttonStyles({ variant: 'secondary' })}
-                    >
-                      {describeSlot(slot, timeZone)}
-                    </button>
-                  ))}
+          <div ref={conflictNotice} tabIndex={-1} className="scroll-mt-24 outline-none">
+            <Alert tone="error" title={conflict.message}>
+              {conflict.offered.length > 0 ? (
+                <div className="mt-2 grid gap-2">
+                  <p>The next free times:</p>
+                  <div className="flex flex-wrap gap-2">
+                    {conflict.offered.map((slot) => (
+                      <button
+                        key={slot.startsAt}
+                        type="button"
+                        onClick={() => choose(slot)}
+                        className={OFFERED_SLOT}
+                      >
+                        {describeSlot(slot, timeZone)}
+                      </button>
+                    ))}
+                  </div>
                 </div>
-              </div>
-            ) : null}
-          </Alert>
+              ) : null}
+            </Alert>
+          </div>
         ) : null}
         <SlotPicker
           slots={slots.data}

@@ -10,7 +10,7 @@ import { paths } from '@/config/paths';
 import { isRpcError, rpcErrorMessage } from '@/lib/forms/rpc-error';
 import { cancelBooking, fetchBooking, rescheduleBooking } from '../api/scheduler';
 import { describeSlot, nextSlots, type Slot } from '../model/slots';
-import { SLOTS_QUERY_KEY, useSlots, useVisitorTimeZone } from './demo-scheduler';
+import { OFFERED_SLOT, SLOTS_QUERY_KEY, useSlots, useVisitorTimeZone } from './demo-scheduler';
 import { SlotPicker } from './slot-picker';
 
 type Mode = 'view' | 'reschedule' | 'cancel';
@@ -150,7 +150,7 @@ export function ManageBooking({ token }: { token: string }) {
                   key={slot.startsAt}
                   type="button"
                   onClick={() => setSelected(slot)}
-                  className={buttonStyles({ variant: 'secondary' })}
+                  className={OFFERED_SLOT}
                 >
                   {describeSlot(slot, timeZone)}
                 </button>
