@@ -53,7 +53,10 @@ describe('the route table', () => {
     'renders its own page at %s',
     async (path, heading) => {
       await renderAt(path);
-      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+      // The first page also loads the app's modules: allow for a busy machine.
+      expect(
+        await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 5000 }),
+      ).toBeInTheDocument();
     },
   );
 
