@@ -10,7 +10,6 @@ import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { createRealtimeRoutes } from './realtime/routes';
 import type { RestService } from './rest/routes';
-import { createStorageRoutes } from './storage/routes';
 
 export interface AppDependencies {
   config: Config;
@@ -19,6 +18,8 @@ export interface AppDependencies {
   logger: Logger;
   site: StaticSite;
   rest: RestService;
+  /** `/storage/v1` (server/storage/routes.ts). */
+  storage: Hono;
   /** Server start time, for /health. */
   startedAt?: number;
 }
@@ -107,7 +108,7 @@ export function createApp(dependencies: AppDependencies): Hono {
     }),
   );
   app.route('/rest/v1', dependencies.rest.routes);
-  app.route('/storage/v1', createStorageRoutes());
+  app.route('/storage/v1', dependencies.storage);
   app.route('/realtime/v1', createRealtimeRoutes());
 
   app.get('*', (c) => site.handle(c));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { authEnvironmentSchema, toAuthConfig, type AuthConfig } from './auth/auth-config';
+import { parseByteSize } from './storage/byte-size';
 
 /**
  * The server's whole configuration, read once from the environment in main.ts
@@ -64,6 +65,27 @@ const platformEnvironmentSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
   SALES_INBOX: z.string().trim().email().default('sales@cervana.ai'),
+  STORAGE_BACKEND: z.enum(['fs', 's3']).default('fs'),
+  STORAGE_FILE_SIZE_LIMIT: z
+    .string()
+    .trim()
+    .default('500mb')
+    .transform((value, context) => {
+      const bytes = parseByteSize(value);
+      if (bytes === undefined || bytes < 1) {
+        context.addIssue({ code: 'custom', message: 'must be a size like 500mb, 2gb or 1048576' });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
+  STORAGE_UPLOAD_URL_EXPIRES: z.coerce.number().int().min(1).max(604800).default(7200),
+  STORAGE_S3_BUCKET: optionalText,
+  STORAGE_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  STORAGE_S3_ENDPOINT: httpUrl.optional(),
+  STORAGE_S3_ACCESS_KEY_ID: optionalText,
+  STORAGE_S3_SECRET_ACCESS_KEY: optionalText,
+  STORAGE_S3_FORCE_PATH_STYLE: booleanFromString.optional(),
+  STORAGE_S3_PREFIX: z.string().trim().default(''),
   REST_SCHEMAS: z
     .string()
     .trim()
@@ -77,7 +99,17 @@ const platformEnvironmentSchema = z.object({
     .pipe(z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be schema names')).min(1)),
 });
 
-const environmentSchema = platformEnvironmentSchema.extend(authEnvironmentSchema.shape);
+const environmentSchema = platformEnvironmentSchema
+  .extend(authEnvironmentSchema.shape)
+  .superRefine((values, context) => {
+    if (values.STORAGE_BACKEND === 's3' && !values.STORAGE_S3_BUCKET) {
+      context.addIssue({
+        code: 'custom',
+        path: ['STORAGE_S3_BUCKET'],
+        message: 'is required when STORAGE_BACKEND=s3',
+      });
+    }
+  });
 
 export type Environment = z.input<typeof environmentSchema>;
 
@@ -104,6 +136,7 @@ export interface Config {
   auth: AuthConfig;
   /** Where sales notifications go. */
   salesInbox: string;
+  storage: StorageConfig;
   /** The schemas /rest/v1 exposes, the first being the default. */
   restSchemas: string[];
   seedSampleData: boolean;
@@ -114,6 +147,25 @@ export interface Config {
   siteDir: string;
   /** Folder with the product's SQL migrations and seed (`supabase/`). */
   supabaseDir: string;
+}
+
+export interface StorageConfig {
+  backend: 'fs' | 's3';
+  /** Where the filesystem store keeps blobs, and where every upload is staged. */
+  dir: string;
+  /** The largest object any bucket accepts, in bytes (a bucket may set less). */
+  fileSizeLimit: number;
+  /** Lifetime of a signed upload URL, in seconds. */
+  uploadUrlExpiresSeconds: number;
+  s3: {
+    bucket: string | undefined;
+    region: string;
+    endpoint: string | undefined;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+    prefix: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -164,6 +216,22 @@ export function loadConfig(
       jwtIssuer,
     }),
     salesInbox: values.SALES_INBOX,
+    storage: {
+      backend: values.STORAGE_BACKEND,
+      dir: path.join(path.resolve(values.DATA_DIR), 'storage'),
+      fileSizeLimit: values.STORAGE_FILE_SIZE_LIMIT,
+      uploadUrlExpiresSeconds: values.STORAGE_UPLOAD_URL_EXPIRES,
+      s3: {
+        bucket: values.STORAGE_S3_BUCKET,
+        region: values.STORAGE_S3_REGION,
+        endpoint: values.STORAGE_S3_ENDPOINT,
+        accessKeyId: values.STORAGE_S3_ACCESS_KEY_ID,
+        secretAccessKey: values.STORAGE_S3_SECRET_ACCESS_KEY,
+        forcePathStyle:
+          values.STORAGE_S3_FORCE_PATH_STYLE ?? values.STORAGE_S3_ENDPOINT !== undefined,
+        prefix: values.STORAGE_S3_PREFIX,
+      },
+    },
     restSchemas: values.REST_SCHEMAS,
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,

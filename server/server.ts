@@ -11,6 +11,7 @@ import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { startMailSender } from './mail/sender';
 import { createRestService } from './rest/routes';
+import { createStorageRoutes } from './storage/routes';
 
 /** The only place that opens a port. */
 
@@ -66,7 +67,13 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
   });
   // Loads in the background; the first data request waits for it if needed.
   void rest.reloadSchema().catch(() => undefined);
-  const app = createApp({ ...dependencies, site, rest });
+  const storage = await createStorageRoutes({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    config: config.storage,
+    logger,
+  });
+  const app = createApp({ ...dependencies, site, rest, storage: storage.routes });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -139,7 +146,11 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
           }, config.shutdownTimeoutMs);
         }),
       ]).finally(() => clearTimeout(senderDeadline));
-      closing = Promise.all([senderStopped, httpClosed, rest.stop()]).then(() => undefined);
+      closing = Promise.all([
+        senderStopped,
+        httpClosed.then(() => storage.close()),
+        rest.stop(),
+      ]).then(() => undefined);
       return closing;
     },
   };

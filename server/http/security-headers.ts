@@ -64,7 +64,13 @@ export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandl
     await next();
     const headers = c.res.headers;
     const https = isHttpsRequest(c.req.url, c.req.header('x-forwarded-proto'), options.trustProxy);
-    headers.set('Content-Security-Policy', https ? `${policy}; upgrade-insecure-requests` : policy);
+    // A service may have set a stricter policy (stored files are sandboxed): keep it.
+    if (!headers.has('Content-Security-Policy')) {
+      headers.set(
+        'Content-Security-Policy',
+        https ? `${policy}; upgrade-insecure-requests` : policy,
+      );
+    }
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     headers.set('X-Frame-Options', 'DENY');

@@ -21,11 +21,11 @@ interface Cached {
   expiresAt: number;
 }
 
-/** Verified tokens, by their text: one signature check per token, not per request. */
+/** Verified tokens, by their text: one signature check per token, not per request (shared with /storage/v1). */
 const MAX_CACHED = 2000;
 const verified = new Map<string, Cached>();
 
-async function verifyCached(ring: KeyRing, token: string): Promise<JWTPayload> {
+export async function verifyCached(ring: KeyRing, token: string): Promise<JWTPayload> {
   const now = Date.now();
   const hit = verified.get(token);
   if (hit && hit.expiresAt > now) return hit.claims;

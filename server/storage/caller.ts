@@ -1,0 +1,84 @@
+import type { Context } from 'hono';
+import { isApiRole, type RequestContext } from '../db/request-context';
+import { JwtVerificationError, type KeyRing } from '../keys/key-ring';
+import { verifyCached } from '../rest/request-role';
+import { StorageError, storageErrors } from './errors';
+
+/**
+ * Who a storage request runs as. Supabase Storage reads the bearer token (the
+ * official storage tests send no apikey at all); without one, a JWT apikey; and
+ * without either, anon. Database work then runs as that role with the claims
+ * set, so row-level security on storage.buckets and storage.objects decides.
+ */
+export interface Caller {
+  role: RequestContext['role'];
+  claims: Record<string, unknown>;
+  /** The token's `sub`: what uploads record as owner. */
+  owner: string | undefined;
+}
+
+const ANON: Caller = { role: 'anon', claims: { role: 'anon' }, owner: undefined };
+
+function tokenOf(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+    if (!match) throw storageErrors.invalidJwt('Authorization header must be "Bearer <token>"');
+    return match[1]!;
+  }
+  const apikey = c.req.header('apikey');
+  return apikey && apikey.split('.').length === 3 ? apikey : undefined;
+}
+
+const VERIFY_MESSAGES: Record<JwtVerificationError['reason'], string> = {
+  malformed: 'jwt malformed',
+  expired: 'jwt expired',
+  signature: 'invalid signature',
+  'unknown-key': 'no suitable key for the token',
+  claims: 'invalid claims',
+};
+
+export async function callerOf(c: Context, ring: KeyRing): Promise<Caller> {
+  const token = tokenOf(c);
+  if (token === undefined) return ANON;
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifyCached(ring, token);
+  } catch (error) {
+    if (error instanceof JwtVerificationError) {
+      throw storageErrors.invalidJwt(VERIFY_MESSAGES[error.reason]);
+    }
+    throw error;
+  }
+  const role = typeof claims.role === 'string' && claims.role !== '' ? claims.role : 'anon';
+  if (!isApiRole(role)) {
+    throw new StorageError(
+      403,
+      'AccessDenied',
+      `role "${role}" is not allowed`,
+      'Unauthorized',
+      403,
+    );
+  }
+  return {
+    role,
+    claims: { ...claims, role },
+    owner: typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined,
+  };
+}
+
+/** The transaction settings for a caller's request. */
+export function requestContextOf(c: Context, caller: Caller): RequestContext {
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, name) => {
+    if (name !== 'authorization' && name !== 'cookie') headers[name] = value;
+  });
+  return {
+    role: caller.role,
+    claims: caller.claims,
+    method: c.req.method,
+    path: new URL(c.req.url).pathname,
+    headers,
+    searchPath: 'storage, public, extensions',
+  };
+}

@@ -1,0 +1,35 @@
+import type { StorageService } from './service';
+
+/**
+ * Removes blobs no row points to: left by a crash between storing a blob and
+ * committing its row, or between deleting a row and its blob. Only blobs
+ * older than `graceMs` go, so an upload in flight is never touched.
+ */
+export async function sweepOrphanBlobs(
+  service: Pick<StorageService, 'db' | 'store' | 'logger'>,
+  graceMs = 60 * 60 * 1000,
+): Promise<number> {
+  const cutoff = Date.now() - graceMs;
+  let removed = 0;
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const { rows } = await service.db.query<{ version: string }>(
+      `select version from storage.objects where version = any($1::text[])`,
+      [batch],
+    );
+    const referenced = new Set(rows.map((row) => row.version));
+    const orphans = batch.filter((key) => !referenced.has(key));
+    if (orphans.length > 0) await service.store.delete(orphans);
+    removed += orphans.length;
+    batch = [];
+  };
+  for await (const blob of service.store.list()) {
+    if (blob.modifiedAt.getTime() > cutoff) continue;
+    batch.push(blob.key);
+    if (batch.length >= 500) await flush();
+  }
+  await flush();
+  if (removed > 0) service.logger.info({ removed }, 'storage: removed blobs no object points to');
+  return removed;
+}
