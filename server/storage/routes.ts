@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { StorageConfig } from '../config';
@@ -60,6 +60,10 @@ export async function createStorageRoutes(
   const { config, logger } = dependencies;
   const store = await openStore(config);
   const tmpDir = store instanceof FsBlobStore ? store.tmpDir : path.join(config.dir, 'tmp');
+  if (!(store instanceof FsBlobStore)) {
+    // Staged files a crash left behind (the filesystem store clears its own).
+    await rm(tmpDir, { recursive: true, force: true });
+  }
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   const service: StorageService = { ...dependencies, store, tmpDir };
 
