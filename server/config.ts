@@ -109,6 +109,14 @@ const environmentSchema = platformEnvironmentSchema
         message: 'is required when STORAGE_BACKEND=s3',
       });
     }
+    if (values.STORAGE_BACKEND === 's3' && values.STORAGE_FILE_SIZE_LIMIT > 5_000_000_000) {
+      // One PUT (or copy) holds at most 5 GB on S3.
+      context.addIssue({
+        code: 'custom',
+        path: ['STORAGE_FILE_SIZE_LIMIT'],
+        message: 'must be at most 5gb with STORAGE_BACKEND=s3',
+      });
+    }
   });
 
 export type Environment = z.input<typeof environmentSchema>;

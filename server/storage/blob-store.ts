@@ -31,11 +31,14 @@ export interface BlobStore {
    * survives a crash. The staged file is gone afterwards (moved or deleted).
    */
   put(key: string, file: StagedFile): Promise<void>;
-  /** The blob's bytes, whole or the inclusive range. Rejects with `BlobNotFoundError` when missing. */
+  /**
+   * The blob's bytes, whole or the inclusive range (which must lie inside the
+   * blob). Rejects with `BlobNotFoundError` when missing.
+   */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Copies a blob to a new key (the copy is complete or absent, as with put). */
   copy(fromKey: string, toKey: string): Promise<void>;
-  /** Deletes blobs; missing keys are not an error. */
+  /** Deletes blobs; missing keys are not an error; a batch with an invalid key deletes nothing. */
   delete(keys: readonly string[]): Promise<void>;
   /** Whether a blob exists. */
   exists(key: string): Promise<boolean>;
@@ -51,7 +54,7 @@ export class BlobNotFoundError extends Error {
   }
 }
 
-/** Blob keys are made by the service: lower-case hex and dashes, optionally in `/` folders. */
+/** Blob keys are made by the service: lower-case hex and dashes (UUIDs), no folders. */
 export const BLOB_KEY_PATTERN = /^[0-9a-f-]{8,64}$/;
 
 export function assertBlobKey(key: string): void {

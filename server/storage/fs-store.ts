@@ -41,8 +41,8 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(key: string, file: StagedFile): Promise<void> {
-    const target = this.pathOf(key);
     try {
+      const target = this.pathOf(key);
       await syncFile(file.path);
       await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       await rename(file.path, target);
@@ -83,9 +83,11 @@ export class FsBlobStore implements BlobStore {
   }
 
   async delete(keys: readonly string[]): Promise<void> {
+    // Every key is checked before any file goes: a refused batch deletes nothing.
+    const files = keys.map((key) => this.pathOf(key));
     await Promise.all(
-      keys.map((key) =>
-        unlink(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+      files.map((file) =>
+        unlink(file).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'ENOENT') throw error;
         }),
       ),
@@ -93,11 +95,13 @@ export class FsBlobStore implements BlobStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    const file = this.pathOf(key);
     try {
-      await stat(this.pathOf(key));
+      await stat(file);
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
     }
   }
 
