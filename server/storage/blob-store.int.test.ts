@@ -1,8 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -11,6 +9,7 @@ import type { StorageConfig } from '../config';
 import { BlobNotFoundError, type BlobStore, type StagedFile } from './blob-store';
 import { FsBlobStore } from './fs-store';
 import { openS3BlobStore } from './s3-store';
+import { startS3rver } from '../testing/s3rver';
 
 /**
  * One suite of behaviours, run against every blob store: the filesystem store,
@@ -243,23 +242,6 @@ describeBlobStore('filesystem blob store', async () => {
   };
 });
 
-interface S3rver {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverOptions = {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-  allowMismatchedSignatures: boolean;
-  configureBuckets: { name: string }[];
-};
-// s3rver ships no types.
-const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as new (
-  options: S3rverOptions,
-) => S3rver;
-
 /** The S3 store on `s3`, under a fresh prefix so runs never see each other's blobs. */
 async function openS3Target(
   s3: Omit<StorageConfig['s3'], 'prefix'>,
@@ -288,31 +270,17 @@ async function openS3Target(
 describeBlobStore(
   'S3 blob store (s3rver)',
   async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'cervana-s3rver-'));
-    const server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      directory: dir,
-      silent: true,
-      // s3rver computes bucket-level signatures differently from the current SDK
-      // (trailing slash); signing is the SDK's business, the semantics are ours.
-      allowMismatchedSignatures: true,
-      configureBuckets: [{ name: 'cervana-test' }],
-    });
-    const { port } = await server.run();
+    const s3 = await startS3rver();
     return openS3Target(
       {
-        bucket: 'cervana-test',
+        bucket: s3.bucket,
         region: 'us-east-1',
-        endpoint: `http://127.0.0.1:${port}`,
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
+        endpoint: s3.endpoint,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
         forcePathStyle: true,
       },
-      async () => {
-        await server.close();
-        await rm(dir, { recursive: true, force: true });
-      },
+      () => s3.close(),
     );
   },
   { widensFirstByteRange: true },

@@ -81,20 +81,23 @@ async function writeRow(
     return { id: row.id, oldVersion: null };
   }
   if (mode === 'upsert') {
-    const { rows } = await tx.query<{ id: string; old_version: string | null }>(
-      `with old as (
-         select version from storage.objects where bucket_id = $2 and name = $3 for update
-       )
-       insert into storage.objects as o (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+    // The replaced blob, read (and locked) first: a CTE locking the row that the
+    // same statement then updates would see nothing.
+    const old = await tx.query<{ version: string | null }>(
+      `select version from storage.objects where bucket_id = $1 and name = $2 for update`,
+      [target.bucketId, target.key],
+    );
+    const { rows } = await tx.query<{ id: string }>(
+      `insert into storage.objects as o (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
        values ($1, $2, $3, $4, $5, $6, $7, $8)
        on conflict (bucket_id, name) do update set
          owner = excluded.owner, owner_id = excluded.owner_id, metadata = excluded.metadata,
          user_metadata = excluded.user_metadata, version = excluded.version,
          updated_at = now(), last_accessed_at = now()
-       returning o.id, (select version from old) as old_version`,
+       returning o.id`,
       params,
     );
-    return { id: rows[0]!.id, oldVersion: rows[0]!.old_version };
+    return { id: rows[0]!.id, oldVersion: old.rows[0]?.version ?? null };
   }
   const { rows } = await tx.query<{ id: string; old_version: string | null }>(
     `with old as (
