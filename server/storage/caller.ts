@@ -6,8 +6,8 @@ import { StorageError, storageErrors } from './errors';
 
 /**
  * Who a storage request runs as. Supabase Storage reads the bearer token (the
- * official storage tests send no apikey at all); without one, a JWT apikey; and
- * without either, anon. Database work then runs as that role with the claims
+ * official storage tests send no apikey at all), else a JWT apikey; a request
+ * with neither is refused. Database work then runs as that role with the claims
  * set, so row-level security on storage.buckets and storage.objects decides.
  */
 export interface Caller {
@@ -17,36 +17,37 @@ export interface Caller {
   owner: string | undefined;
 }
 
-const ANON: Caller = { role: 'anon', claims: { role: 'anon' }, owner: undefined };
-
 function tokenOf(c: Context): string | undefined {
   const header = c.req.header('authorization');
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
-    if (!match) throw storageErrors.invalidJwt('Authorization header must be "Bearer <token>"');
+    if (!match) throw storageErrors.accessDenied(VERIFY_MESSAGES.malformed);
     return match[1]!;
   }
   const apikey = c.req.header('apikey');
   return apikey && apikey.split('.').length === 3 ? apikey : undefined;
 }
 
+/** Supabase Storage's words (it verifies with jose, as we do). */
 const VERIFY_MESSAGES: Record<JwtVerificationError['reason'], string> = {
-  malformed: 'jwt malformed',
-  expired: 'jwt expired',
-  signature: 'invalid signature',
-  'unknown-key': 'no suitable key for the token',
-  claims: 'invalid claims',
+  malformed: 'Invalid Compact JWS',
+  expired: '"exp" claim timestamp check failed',
+  signature: 'signature verification failed',
+  'unknown-key': 'no applicable key found in the JSON Web Key Set',
+  claims: 'JWT claims validation failed',
 };
 
 export async function callerOf(c: Context, ring: KeyRing): Promise<Caller> {
   const token = tokenOf(c);
-  if (token === undefined) return ANON;
+  // As Supabase Storage: a request without any token is refused (the client
+  // always sends the anon key at least); public and signed URLs need none.
+  if (token === undefined) throw storageErrors.accessDenied(VERIFY_MESSAGES.malformed);
   let claims: Record<string, unknown>;
   try {
     claims = await verifyCached(ring, token);
   } catch (error) {
     if (error instanceof JwtVerificationError) {
-      throw storageErrors.invalidJwt(VERIFY_MESSAGES[error.reason]);
+      throw storageErrors.accessDenied(VERIFY_MESSAGES[error.reason]);
     }
     throw error;
   }

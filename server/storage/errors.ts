@@ -59,7 +59,6 @@ export const storageErrors = {
   invalidBucketName: () =>
     new StorageError(400, 'InvalidBucketName', 'Bucket name invalid', 'Invalid Input'),
   invalidKey: (key: string) => new StorageError(400, 'InvalidKey', `Invalid key: ${key}`),
-  invalidJwt: (message: string) => new StorageError(400, 'InvalidJWT', message),
   expiredToken: () => new StorageError(400, 'ExpiredToken', 'The provided token has expired.'),
   invalidSignature: (message = 'Invalid signature') =>
     new StorageError(400, 'InvalidSignature', message),

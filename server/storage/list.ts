@@ -137,8 +137,7 @@ export async function listObjectsV2(
   const prefix = body.prefix ?? '';
   const limit = Math.min(body.limit ?? 1000, 1000);
   const delimited = body.with_delimiter === true;
-  // Folded listings mix folders (no dates) with objects, so they go by name.
-  const column = delimited ? 'name' : (body.sortBy?.column ?? 'name');
+  const column = body.sortBy?.column ?? 'name';
   const order = orderOf(body.sortBy?.order);
   const cursor = readCursor(body.cursor);
   const comparison = order === 'asc' ? '>' : '<';
@@ -160,9 +159,10 @@ export async function listObjectsV2(
          from storage.objects
          where bucket_id = $1 and name like $2 escape '\\'
        ), entries as (
-         select distinct folder as name, true as is_folder, null::uuid as id, null::timestamptz as updated_at,
-                null::timestamptz as created_at, null::timestamptz as last_accessed_at, null::jsonb as metadata
-         from matching where folder is not null
+         -- A folder sorts by its earliest object's dates.
+         select folder as name, true as is_folder, null::uuid as id, min(updated_at) as updated_at,
+                min(created_at) as created_at, null::timestamptz as last_accessed_at, null::jsonb as metadata
+         from matching where folder is not null group by folder
          union all
          select name, false, id, updated_at, created_at, last_accessed_at, metadata from matching where folder is null
        )
