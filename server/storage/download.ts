@@ -58,14 +58,19 @@ export async function objectFor(
   bucketId: string,
   key: string,
 ): Promise<ObjectRow> {
-  if (access === 'public') {
+  // The caller's token is checked even where the bucket is public.
+  const caller = access === 'caller' ? await callerFor(service, c) : SERVICE_CALLER;
+  if (access !== 'signed') {
     const { rows } = await service.db.query<{ public: boolean }>(
       `select public from storage.buckets where id = $1`,
       [bucketId],
     );
-    if (!rows[0]?.public) throw storageErrors.noSuchBucket();
+    const isPublic = rows[0]?.public === true;
+    if (access === 'public' && !isPublic) throw storageErrors.noSuchBucket();
+    // Objects of a public bucket are anyone's to read, by any route (as Supabase does).
+    if (isPublic)
+      return asCaller(service, c, SERVICE_CALLER, (tx) => findObject(tx, bucketId, key));
   }
-  const caller = access === 'caller' ? await callerFor(service, c) : SERVICE_CALLER;
   return asCaller(service, c, caller, (tx) => findObject(tx, bucketId, key));
 }
 
@@ -117,7 +122,8 @@ export async function serveObject(
   const metadata = row.metadata ?? {};
   const size = metadata.size ?? 0;
   const etag = metadata.eTag ?? `"${row.version ?? row.id}"`;
-  const lastModified = new Date(metadata.lastModified ?? row.updated_at);
+  // The row's time, so the header and info().lastModified agree.
+  const lastModified = new Date(row.updated_at);
   const headers: Record<string, string> = {
     'Content-Type': metadata.mimetype ?? 'application/octet-stream',
     'Cache-Control': metadata.cacheControl ?? 'no-cache',

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { DatabaseError } from '../db/database';
 import { JwtVerificationError } from '../keys/key-ring';
 import type { Caller } from './caller';
 import { findObject } from './download';
@@ -26,8 +27,8 @@ function bad(error: z.ZodError): StorageError {
   return storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
 }
 
-const encodePath = (bucketId: string, key: string) =>
-  `${encodeURIComponent(bucketId)}/${key.split('/').map(encodeURIComponent).join('/')}`;
+/** Paths in signed URLs are raw, as Supabase sends them: the client encodes the URL itself. */
+const rawPath = (bucketId: string, key: string) => `${bucketId}/${key}`;
 
 async function downloadToken(
   service: StorageService,
@@ -52,7 +53,7 @@ export async function signObject(
   if (!body.success) throw bad(body.error);
   await asCaller(service, c, caller, (tx) => findObject(tx, bucketId, key));
   const token = await downloadToken(service, bucketId, key, body.data.expiresIn);
-  return c.json({ signedURL: `/object/sign/${encodePath(bucketId, key)}?token=${token}` });
+  return c.json({ signedURL: `/object/sign/${rawPath(bucketId, key)}?token=${token}` });
 }
 
 export async function signObjects(
@@ -87,7 +88,7 @@ export async function signObjects(
       return {
         error: null,
         path,
-        signedURL: `/object/sign/${encodePath(bucketId, path)}?token=${token}`,
+        signedURL: `/object/sign/${rawPath(bucketId, path)}?token=${token}`,
       };
     }),
   );
@@ -137,26 +138,26 @@ export async function signUpload(
   assertKey(key);
   const caller = await callerFor(service, c);
   const upsert = c.req.header('x-upsert') === 'true';
-  // The caller must be allowed to write there now (checked by a rolled-back insert).
+  // The caller must be allowed to write there now: a plain insert (as Supabase
+  // checks it, so an insert policy is enough), rolled back.
   await asCaller(service, c, caller, async (tx) => {
-    const bucket = await tx.query(
-      `select 1 from storage.objects where bucket_id = $1 and name = $2`,
-      [bucketId, key],
-    );
-    if (bucket.rows.length > 0 && !upsert) throw storageErrors.resourceExists();
     await tx.query('savepoint can_insert');
-    await tx.query(
-      `insert into storage.objects (bucket_id, name, owner_id) values ($1, $2, $3)
-       on conflict (bucket_id, name) do nothing`,
-      [bucketId, `${key}`, caller.owner ?? null],
-    );
+    try {
+      await tx.query(
+        `insert into storage.objects (bucket_id, name, owner_id) values ($1, $2, $3)`,
+        [bucketId, key, caller.owner ?? null],
+      );
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.code === '23505')) throw error;
+      if (!upsert) throw storageErrors.resourceExists();
+    }
     await tx.query('rollback to savepoint can_insert');
   });
   const token = await service.ring.sign(
     { url: `${bucketId}/${key}`, scope: 'upload', owner: caller.owner, upsert },
     { expiresInSeconds: service.config.uploadUrlExpiresSeconds },
   );
-  return c.json({ url: `/object/upload/sign/${encodePath(bucketId, key)}?token=${token}`, token });
+  return c.json({ url: `/object/upload/sign/${rawPath(bucketId, key)}?token=${token}`, token });
 }
 
 export async function uploadWithToken(
