@@ -23,6 +23,7 @@ import { copyObject, moveObject, removeObject, removeObjects, uploadObject } fro
 import type { StorageService } from './service';
 import { signObject, signObjects, signUpload, uploadWithToken, verifyObjectToken } from './signing';
 import { sweepOrphanBlobs } from './sweep';
+import { parseTransform, renderImage, transformFromDescription } from './render';
 
 /**
  * The Supabase Storage-compatible service (`/storage/v1`, contract §4).
@@ -95,6 +96,8 @@ export async function createStorageRoutes(
 
   routes.on(['GET', 'HEAD', 'POST', 'PUT', 'DELETE'], '/object/*', (c) => objectRoute(service, c));
 
+  routes.on(['GET', 'HEAD'], '/render/image/*', (c) => renderRoute(service, c));
+
   routes.all('*', () => {
     throw storageErrors.notFound();
   });
@@ -110,12 +113,41 @@ export async function createStorageRoutes(
   };
 }
 
-/** The part of the raw (still encoded) URL path after `/object/`. */
-function objectPathOf(c: Context): string {
+/** The part of the raw (still encoded) URL path after `/storage/v1/<marker>`. */
+function pathAfter(c: Context, marker: string): string {
   const pathname = new URL(c.req.url).pathname;
-  const marker = '/storage/v1/object/';
-  const at = pathname.indexOf(marker);
-  return at === -1 ? '' : pathname.slice(at + marker.length);
+  const full = `/storage/v1/${marker}`;
+  const at = pathname.indexOf(full);
+  return at === -1 ? '' : pathname.slice(at + full.length);
+}
+
+/** `/render/image/{authenticated|public|sign}/<bucket>/<key>`: a resized image. */
+async function renderRoute(service: StorageService, c: Context): Promise<Response> {
+  const rest = pathAfter(c, 'render/image/');
+  const slash = rest.indexOf('/');
+  const mode = rest.slice(0, slash);
+  const { bucketId, key } = splitObjectPath(rest.slice(slash + 1));
+  let transform;
+  if (mode === 'sign') {
+    const claims = await verifyObjectToken(
+      service,
+      c.req.query('token'),
+      bucketId,
+      key,
+      'download',
+    );
+    transform = transformFromDescription(
+      typeof claims.transformations === 'string' ? claims.transformations : '',
+    );
+  } else if (mode === 'public' || mode === 'authenticated') {
+    transform = parseTransform(c.req.query());
+  } else {
+    throw storageErrors.notFound();
+  }
+  const access: Access = mode === 'sign' ? 'signed' : mode === 'public' ? 'public' : 'caller';
+  const row = await objectFor(service, c, access, bucketId, key);
+  if (!row.version) throw storageErrors.noSuchKey();
+  return renderImage(c, row, await service.store.get(row.version), transform);
 }
 
 function stripPrefix(rest: string, prefix: string): string | undefined {
@@ -133,7 +165,7 @@ async function download(service: StorageService, c: Context, access: Access, res
 
 async function objectRoute(service: StorageService, c: Context): Promise<Response> {
   const method = c.req.method;
-  const rest = objectPathOf(c);
+  const rest = pathAfter(c, 'object/');
   let tail: string | undefined;
 
   if (method === 'GET' || method === 'HEAD') {

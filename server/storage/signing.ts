@@ -7,6 +7,7 @@ import { findObject } from './download';
 import { StorageError, storageErrors } from './errors';
 import { assertBucketId, assertKey, isValidKey } from './names';
 import { writeObject } from './objects';
+import { describeTransform, hasTransform, parseTransform } from './render';
 import { readJson } from './request-body';
 import { asCaller, callerFor, type StorageService } from './service';
 
@@ -35,9 +36,14 @@ async function downloadToken(
   bucketId: string,
   key: string,
   seconds: number,
+  transformations?: string,
 ) {
   return service.ring.sign(
-    { url: `${bucketId}/${key}`, scope: 'download' },
+    {
+      url: `${bucketId}/${key}`,
+      scope: 'download',
+      ...(transformations ? { transformations } : {}),
+    },
     { expiresInSeconds: seconds },
   );
 }
@@ -49,9 +55,17 @@ export async function signObject(
   key: string,
 ): Promise<Response> {
   const caller = await callerFor(service, c);
-  const body = z.object({ expiresIn }).safeParse(await readJson(c));
+  const body = z
+    .object({ expiresIn, transform: z.unknown().optional() })
+    .safeParse(await readJson(c));
   if (!body.success) throw bad(body.error);
+  const transform = parseTransform(body.data.transform ?? {});
   await asCaller(service, c, caller, (tx) => findObject(tx, bucketId, key));
+  if (hasTransform(transform)) {
+    const transformations = describeTransform(transform);
+    const token = await downloadToken(service, bucketId, key, body.data.expiresIn, transformations);
+    return c.json({ signedURL: `/render/image/sign/${rawPath(bucketId, key)}?token=${token}` });
+  }
   const token = await downloadToken(service, bucketId, key, body.data.expiresIn);
   return c.json({ signedURL: `/object/sign/${rawPath(bucketId, key)}?token=${token}` });
 }
@@ -97,6 +111,7 @@ export async function signObjects(
 
 interface TokenClaims {
   url?: unknown;
+  transformations?: unknown;
   scope?: unknown;
   owner?: unknown;
   upsert?: unknown;
