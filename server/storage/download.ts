@@ -2,9 +2,11 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { Transaction } from '../db/database';
 import { BlobNotFoundError, type ByteRange } from './blob-store';
-import { storageErrors } from './errors';
+import { fromDatabaseError, storageErrors } from './errors';
 import { baseName } from './names';
-import { asCaller, callerFor, iso, SERVICE_CALLER, type StorageService } from './service';
+import { pipelineInRequestContext } from '../db/request-context';
+import { requestContextOf, type Caller } from './caller';
+import { callerFor, iso, SERVICE_CALLER, type StorageService } from './service';
 
 /**
  * Reading objects: downloads (authenticated, public, signed), HEAD, and info.
@@ -58,20 +60,55 @@ export async function objectFor(
   bucketId: string,
   key: string,
 ): Promise<ObjectRow> {
-  // The caller's token is checked even where the bucket is public.
-  const caller = access === 'caller' ? await callerFor(service, c) : SERVICE_CALLER;
-  if (access !== 'signed') {
+  if (access === 'public') {
     const { rows } = await service.db.query<{ public: boolean }>(
       `select public from storage.buckets where id = $1`,
       [bucketId],
     );
-    const isPublic = rows[0]?.public === true;
-    if (access === 'public' && !isPublic) throw storageErrors.noSuchBucket();
-    // Objects of a public bucket are anyone's to read, by any route (as Supabase does).
-    if (isPublic)
-      return asCaller(service, c, SERVICE_CALLER, (tx) => findObject(tx, bucketId, key));
+    if (rows[0]?.public !== true) throw storageErrors.noSuchBucket();
   }
-  return asCaller(service, c, caller, (tx) => findObject(tx, bucketId, key));
+  // The caller's token is checked even where the bucket is public.
+  const caller = access === 'caller' ? await callerFor(service, c) : SERVICE_CALLER;
+  const row = await readObject(service, c, caller, bucketId, key);
+  if (row) return row;
+  if (access === 'caller') {
+    // Objects of a public bucket are anyone's to read, by any route (as Supabase does).
+    const { rows } = await service.db.query<{ public: boolean }>(
+      `select public from storage.buckets where id = $1`,
+      [bucketId],
+    );
+    const hidden = rows[0]?.public
+      ? await readObject(service, c, SERVICE_CALLER, bucketId, key)
+      : undefined;
+    if (hidden) return hidden;
+  }
+  throw storageErrors.noSuchKey();
+}
+
+/** One round trip: the caller's settings and the read go to the database together. */
+async function readObject(
+  service: StorageService,
+  c: Context,
+  caller: Caller,
+  bucketId: string,
+  key: string,
+): Promise<ObjectRow | undefined> {
+  let result;
+  try {
+    [result] = await pipelineInRequestContext(
+      service.db,
+      { ...requestContextOf(c, caller), readOnly: true },
+      [
+        {
+          sql: `select ${ROW} from storage.objects where bucket_id = $1 and name = $2`,
+          params: [bucketId, key],
+        },
+      ],
+    );
+  } catch (error) {
+    throw fromDatabaseError(error) ?? error;
+  }
+  return result!.rows[0] as ObjectRow | undefined;
 }
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n` for one range; undefined = serve whole; null = unsatisfiable. */
