@@ -305,9 +305,14 @@ describe('the Supabase mount points', () => {
     expect(await rest.json()).toEqual(
       expect.objectContaining({ code: expect.any(String), details: null, hint: null }),
     );
+    // Storage refuses a request without a token, in its own shape and with HTTP 400.
     const storage = await get('/storage/v1/bucket');
-    expect(await storage.json()).toEqual(
-      expect.objectContaining({ statusCode: '404', error: expect.any(String) }),
-    );
+    expect(storage.status).toBe(400);
+    expect(await storage.json()).toEqual({
+      statusCode: '403',
+      code: 'AccessDenied',
+      error: 'Unauthorized',
+      message: 'Invalid Compact JWS',
+    });
   });
 });

@@ -216,7 +216,8 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
      join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
      join pg_class fc on fc.oid = k.confrelid join pg_namespace fn on fn.oid = fc.relnamespace
      where k.contype = 'f' and k.conparentid = 0
-       and n.nspname = any($1::text[]) and fn.nspname = any($1::text[])`,
+       and n.nspname = any($1::text[]) and fn.nspname = any($1::text[])
+     order by n.nspname, c.relname, k.conname`,
     [schemas],
   );
   const routineRows = await db.query<RoutineRow>(
