@@ -21,6 +21,9 @@ export function supabaseCors() {
       'Preference-Applied',
       'Content-Disposition',
       'Content-Length',
+      'Last-Modified',
+      // Storage's image transformations say what they applied.
+      'X-Transformations',
     ],
     maxAge: 86400,
   });

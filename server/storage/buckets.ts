@@ -4,7 +4,7 @@ import { DatabaseError } from '../db/database';
 import { parseByteSize } from './byte-size';
 import { storageErrors } from './errors';
 import { assertBucketId } from './names';
-import { readJson } from './request-body';
+import { readBody } from './request-body';
 import { asCaller, callerFor, deleteBlobsLater, iso, type StorageService } from './service';
 
 /** `/bucket` routes (contract §4): list, get, create, update, empty, delete. */
@@ -40,15 +40,6 @@ function sizeLimit(service: StorageService, value: number | string | null | unde
     );
   }
   return bytes === 0 ? null : bytes;
-}
-
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
-  }
-  return parsed.data;
 }
 
 export async function listBuckets(service: StorageService, c: Context): Promise<Response> {
@@ -100,7 +91,7 @@ export async function getBucket(
 
 export async function createBucket(service: StorageService, c: Context): Promise<Response> {
   const caller = await callerFor(service, c);
-  const body = parseBody(bucketBody, await readJson(c));
+  const body = await readBody(c, bucketBody);
   const id = body.id ?? body.name;
   const name = body.name ?? id;
   assertBucketId(id);
@@ -137,7 +128,7 @@ export async function updateBucket(
 ): Promise<Response> {
   assertBucketId(bucketId);
   const caller = await callerFor(service, c);
-  const body = parseBody(bucketBody, await readJson(c));
+  const body = await readBody(c, bucketBody);
   const sets: string[] = [];
   const params: unknown[] = [bucketId];
   const set = (column: string, value: unknown) => {

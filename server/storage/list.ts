@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { storageErrors } from './errors';
 import { assertBucketId } from './names';
-import { readJson } from './request-body';
+import { readBody } from './request-body';
 import { asCaller, callerFor, iso, type StorageService } from './service';
 
 /**
@@ -34,15 +34,6 @@ function orderOf(value: string | undefined): 'asc' | 'desc' {
   return order;
 }
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
-  }
-  return parsed.data;
-}
-
 export async function listObjects(
   service: StorageService,
   c: Context,
@@ -50,7 +41,7 @@ export async function listObjects(
 ): Promise<Response> {
   assertBucketId(bucketId);
   const caller = await callerFor(service, c);
-  const body = parse(listV1Body, await readJson(c));
+  const body = await readBody(c, listV1Body);
   let prefix = body.prefix ?? '';
   if (prefix !== '' && !prefix.endsWith('/')) prefix += '/';
   const limit = Math.min(body.limit ?? 100, 1500);
@@ -133,7 +124,7 @@ export async function listObjectsV2(
 ): Promise<Response> {
   assertBucketId(bucketId);
   const caller = await callerFor(service, c);
-  const body = parse(listV2Body, await readJson(c));
+  const body = await readBody(c, listV2Body);
   const prefix = body.prefix ?? '';
   const limit = Math.min(body.limit ?? 1000, 1000);
   const delimited = body.with_delimiter === true;

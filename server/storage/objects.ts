@@ -5,7 +5,7 @@ import { DatabaseError, type Transaction } from '../db/database';
 import type { Caller } from './caller';
 import { storageErrors } from './errors';
 import { assertBucketId, assertKey } from './names';
-import { readJson } from './request-body';
+import { readBody } from './request-body';
 import {
   asCaller,
   bucketForUpload,
@@ -206,13 +206,8 @@ export async function removeObjects(
 ): Promise<Response> {
   assertBucketId(bucketId);
   const caller = await callerFor(service, c);
-  const parsed = removeBody.safeParse(await readJson(c));
-  if (!parsed.success) {
-    throw storageErrors.invalidRequest(`body/prefixes ${parsed.error.issues[0]!.message}`);
-  }
-  const keys = parsed.data.prefixes.map((entry) =>
-    typeof entry === 'string' ? entry : entry.path,
-  );
+  const { prefixes } = await readBody(c, removeBody);
+  const keys = prefixes.map((entry) => (typeof entry === 'string' ? entry : entry.path));
   const rows = await asCaller(service, c, caller, async (tx) => {
     const result = await tx.query<Record<string, unknown> & { version: string | null }>(
       `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${OBJECT_ROW}`,
@@ -258,12 +253,7 @@ const moveBody = z.object({
 });
 
 async function readMove(c: Context) {
-  const parsed = moveBody.safeParse(await readJson(c));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
-  }
-  const body = parsed.data;
+  const body = await readBody(c, moveBody);
   const destinationBucket = body.destinationBucket ?? body.bucketId;
   assertBucketId(body.bucketId);
   assertBucketId(destinationBucket);

@@ -77,6 +77,8 @@ describe('image transformations', () => {
     expect(response.headers.get('x-transformations')).toBe(
       'height:200,width:200,resizing_type:fill,quality:60',
     );
+    // A browser on another origin may read it.
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Transformations');
     const image = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
     expect([image.width, image.height]).toEqual([200, 200]);
     // The token is for that object only.

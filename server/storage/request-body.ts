@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import { storageErrors } from './errors';
 
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -17,4 +18,18 @@ export async function readJson(c: Context): Promise<unknown> {
   } catch {
     throw storageErrors.invalidRequest('The request body is not valid JSON');
   }
+}
+
+/** A JSON body checked against `schema`; the first problem is the 400's message (`body/<field> ...`). */
+export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+  return checkBody(schema, await readJson(c));
+}
+
+export function checkBody<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
+  }
+  return parsed.data;
 }

@@ -4,11 +4,11 @@ import { DatabaseError } from '../db/database';
 import { JwtVerificationError } from '../keys/key-ring';
 import type { Caller } from './caller';
 import { findObject } from './download';
-import { StorageError, storageErrors } from './errors';
+import { storageErrors } from './errors';
 import { assertBucketId, assertKey, isValidKey } from './names';
 import { writeObject } from './objects';
 import { describeTransform, hasTransform, parseTransform } from './render';
-import { readJson } from './request-body';
+import { readBody } from './request-body';
 import { asCaller, callerFor, type StorageService } from './service';
 
 /**
@@ -22,11 +22,6 @@ import { asCaller, callerFor, type StorageService } from './service';
 const MAX_EXPIRY_SECONDS = 10 * 365 * 24 * 3600;
 
 const expiresIn = z.coerce.number().int().min(1).max(MAX_EXPIRY_SECONDS);
-
-function bad(error: z.ZodError): StorageError {
-  const issue = error.issues[0]!;
-  return storageErrors.invalidRequest(`body/${issue.path.join('/')} ${issue.message}`);
-}
 
 /** Paths in signed URLs are raw, as Supabase sends them: the client encodes the URL itself. */
 const rawPath = (bucketId: string, key: string) => `${bucketId}/${key}`;
@@ -55,18 +50,15 @@ export async function signObject(
   key: string,
 ): Promise<Response> {
   const caller = await callerFor(service, c);
-  const body = z
-    .object({ expiresIn, transform: z.unknown().optional() })
-    .safeParse(await readJson(c));
-  if (!body.success) throw bad(body.error);
-  const transform = parseTransform(body.data.transform ?? {});
+  const body = await readBody(c, z.object({ expiresIn, transform: z.unknown().optional() }));
+  const transform = parseTransform(body.transform ?? {});
   await asCaller(service, c, caller, (tx) => findObject(tx, bucketId, key));
   if (hasTransform(transform)) {
     const transformations = describeTransform(transform);
-    const token = await downloadToken(service, bucketId, key, body.data.expiresIn, transformations);
+    const token = await downloadToken(service, bucketId, key, body.expiresIn, transformations);
     return c.json({ signedURL: `/render/image/sign/${rawPath(bucketId, key)}?token=${token}` });
   }
-  const token = await downloadToken(service, bucketId, key, body.data.expiresIn);
+  const token = await downloadToken(service, bucketId, key, body.expiresIn);
   return c.json({ signedURL: `/object/sign/${rawPath(bucketId, key)}?token=${token}` });
 }
 
@@ -77,11 +69,11 @@ export async function signObjects(
 ): Promise<Response> {
   assertBucketId(bucketId);
   const caller = await callerFor(service, c);
-  const body = z
-    .object({ expiresIn, paths: z.array(z.string()).min(1).max(1000) })
-    .safeParse(await readJson(c));
-  if (!body.success) throw bad(body.error);
-  const paths = body.data.paths;
+  const body = await readBody(
+    c,
+    z.object({ expiresIn, paths: z.array(z.string()).min(1).max(1000) }),
+  );
+  const paths = body.paths;
   const visible = await asCaller(service, c, caller, async (tx) => {
     const { rows } = await tx.query<{ name: string }>(
       `select name from storage.objects where bucket_id = $1 and name = any($2::text[])`,
@@ -98,7 +90,7 @@ export async function signObjects(
           signedURL: null,
         };
       }
-      const token = await downloadToken(service, bucketId, path, body.data.expiresIn);
+      const token = await downloadToken(service, bucketId, path, body.expiresIn);
       return {
         error: null,
         path,

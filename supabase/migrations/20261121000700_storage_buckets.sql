@@ -37,30 +37,9 @@ using (
   end
 );
 
-create policy "Workspace owners and admins add knowledge"
-on storage.objects for insert to authenticated
-with check (
-  bucket_id = 'knowledge'
-  and case
-    when (storage.foldername(name))[1] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-      then public.workspace_role(((storage.foldername(name))[1])::uuid) in ('owner', 'admin')
-    else false
-  end
-);
-
-create policy "Workspace owners and admins change knowledge"
-on storage.objects for update to authenticated
-using (
-  bucket_id = 'knowledge'
-  and case
-    when (storage.foldername(name))[1] ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-      then public.workspace_role(((storage.foldername(name))[1])::uuid) in ('owner', 'admin')
-    else false
-  end
-);
-
-create policy "Workspace owners and admins remove knowledge"
-on storage.objects for delete to authenticated
+-- One policy for adding, changing and removing (reading is the members' policy above).
+create policy "Workspace owners and admins keep knowledge"
+on storage.objects for all to authenticated
 using (
   bucket_id = 'knowledge'
   and case
@@ -74,16 +53,8 @@ create policy "Partners and admins list partner assets"
 on storage.objects for select to authenticated
 using (bucket_id = 'partner-assets' and (public.is_partner() or public.is_admin()));
 
-create policy "Admins add partner assets"
-on storage.objects for insert to authenticated
-with check (bucket_id = 'partner-assets' and public.is_admin());
-
-create policy "Admins change partner assets"
-on storage.objects for update to authenticated
-using (bucket_id = 'partner-assets' and public.is_admin());
-
-create policy "Admins remove partner assets"
-on storage.objects for delete to authenticated
+create policy "Admins keep partner assets"
+on storage.objects for all to authenticated
 using (bucket_id = 'partner-assets' and public.is_admin());
 
 -- Signed-in users see the product's buckets (the app shows their limits).
