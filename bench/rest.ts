@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { builtServerEntry, freePort, onEachEngine, percentile, waitForHealth } from './support';
+import {
+  builtServerEntry,
+  freePort,
+  onEachEngine,
+  percentile,
+  runClosedLoop,
+  waitForHealth,
+} from './support';
 
 const entry = builtServerEntry();
 const CONCURRENCY = 20;
@@ -40,23 +47,8 @@ insert into public.bench_posts (author_id, title, body)
   select 1 + (i % ${AUTHORS}), 'Post ' || i, repeat('Call summary text. ', 10) from generate_series(1, ${POSTS}) i;
 `;
 
-/** `concurrency` clients issuing requests back to back for `durationMs`; latencies in ms. */
-async function run(durationMs: number, task: (index: number) => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  const deadline = started + durationMs;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < deadline) {
-        const index = next++;
-        const callStarted = performance.now();
-        await task(index);
-        latencies.push(performance.now() - callStarted);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+function run(durationMs: number, task: (index: number) => Promise<void>) {
+  return runClosedLoop(CONCURRENCY, durationMs, task);
 }
 
 function report(label: string, result: { latencies: number[]; seconds: number }) {

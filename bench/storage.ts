@@ -15,7 +15,14 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
-import { builtServerEntry, freePort, percentile, root, waitForHealth } from './support';
+import {
+  builtServerEntry,
+  freePort,
+  percentile,
+  root,
+  runClosedLoop,
+  waitForHealth,
+} from './support';
 
 const MB = 1024 * 1024;
 const SMALL_SIZE = 1024;
@@ -206,23 +213,10 @@ try {
   // Small objects: back-to-back GETs from 16 clients for a fixed time.
   const small = randomBytes(SMALL_SIZE);
   for (let index = 0; index < SMALL_OBJECTS; index += 1) await upload(`1kb/${index}`, small);
-  const runSmall = async (durationMs: number) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    const deadline = started + durationMs;
-    await Promise.all(
-      Array.from({ length: SMALL_CONCURRENCY }, async () => {
-        while (performance.now() < deadline) {
-          const index = next++;
-          const callStarted = performance.now();
-          await download(`1kb/${index % SMALL_OBJECTS}`, SMALL_SIZE);
-          latencies.push(performance.now() - callStarted);
-        }
-      }),
+  const runSmall = (durationMs: number) =>
+    runClosedLoop(SMALL_CONCURRENCY, durationMs, (index) =>
+      download(`1kb/${index % SMALL_OBJECTS}`, SMALL_SIZE),
     );
-    return { latencies, seconds: (performance.now() - started) / 1000 };
-  };
   await runSmall(1000);
   const smallResult = await runSmall(SMALL_MS);
 

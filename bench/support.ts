@@ -73,3 +73,26 @@ export async function onEachEngine(
     await cluster.stop();
   }
 }
+
+/** `concurrency` clients issuing calls back to back for `durationMs` (a closed loop); latencies in ms. */
+export async function runClosedLoop(
+  concurrency: number,
+  durationMs: number,
+  task: (index: number) => Promise<unknown>,
+): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const index = next++;
+        const callStarted = performance.now();
+        await task(index);
+        latencies.push(performance.now() - callStarted);
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}

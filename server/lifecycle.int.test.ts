@@ -1,17 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cloneTestDatabase,
-  findFreePort,
-  testDatabaseKind,
-  type TestDatabase,
-} from './testing/harness';
+import { cloneTestDatabase, testDatabaseKind, type TestDatabase } from './testing/harness';
 import { openPGlite } from './db/pglite';
 import { ROOT_DIR } from './testing/root-dir';
+import { startServerProcess, type ServerProcess } from './testing/server-process';
 
 /**
  * The server as an operator runs it: its own process, started, signalled,
@@ -25,43 +21,12 @@ let siteDir: string;
 let dataDir: string;
 let postgres: TestDatabase | undefined;
 
-interface RunningProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startProcess(): Promise<RunningProcess> {
-  const port = await findFreePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT_DIR, 'server', 'main.ts')],
-    {
-      cwd: ROOT_DIR,
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        SITE_DIR: siteDir,
-        LOG_FORMAT: 'json',
-        ...(postgres ? { DATABASE_URL: postgresUrl } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('Cervana is ready')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+function startProcess(): Promise<ServerProcess> {
+  return startServerProcess({
+    dataDir,
+    siteDir,
+    ...(postgres ? { databaseUrl: postgresUrl } : {}),
+  });
 }
 
 let postgresUrl = '';

@@ -27,10 +27,9 @@ export class FsBlobStore implements BlobStore {
     this.tmpDir = path.join(dir, 'tmp');
   }
 
-  /** Creates the folders and removes staged files a crash left behind. */
+  /** Creates the folders (the storage service clears the staging folder at start). */
   async open(): Promise<this> {
     await mkdir(this.blobDir, { recursive: true, mode: 0o700 });
-    await rm(this.tmpDir, { recursive: true, force: true });
     await mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
     return this;
   }

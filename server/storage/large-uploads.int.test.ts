@@ -1,22 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor } from '../testing/clients';
 import {
   cloneTestDatabase,
-  findFreePort,
   testDatabaseKind,
   type TestDatabase,
   type TestServer,
 } from '../testing/harness';
-import { ROOT_DIR } from '../testing/root-dir';
+import { startServerProcess, type ServerProcess } from '../testing/server-process';
 import {
   authHeaders,
   blobNames,
@@ -26,6 +23,7 @@ import {
   expectNothingStored,
   filesUnder,
   objectRow,
+  rawRequest,
   patternBytes,
   serviceClient,
   sha256,
@@ -116,33 +114,12 @@ async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A chunked upload of a file over node:http (no Content-Length), with back-pressure. */
+/** A chunked upload of a file (no Content-Length), with back-pressure. */
 function streamUpload(route: string, file: string): Promise<{ status: number; text: string }> {
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: 'POST',
-        path: route,
-        headers: {
-          ...authHeaders(server.serviceRoleKey),
-          'Content-Type': 'application/octet-stream',
-          'Cache-Control': 'max-age=3600',
-          'x-upsert': 'false',
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        response.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    pipeline(createReadStream(file), req).catch(reject);
+  return rawRequest(server, 'POST', route, createReadStream(file), {
+    'Content-Type': 'application/octet-stream',
+    'Cache-Control': 'max-age=3600',
+    'x-upsert': 'false',
   });
 }
 
@@ -270,48 +247,13 @@ describe('an upload cut off by killing the server', () => {
   let postgres: TestDatabase | undefined;
   let postgresUrl = '';
 
-  interface RunningProcess {
-    child: ChildProcess;
-    url: string;
-    output: () => string;
-    exited: Promise<number | null>;
-  }
-
-  async function startProcess(): Promise<RunningProcess> {
-    const port = await findFreePort();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT_DIR, 'server', 'main.ts')],
-      {
-        cwd: ROOT_DIR,
-        env: {
-          PATH: process.env.PATH,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          SITE_DIR: siteDir,
-          LOG_FORMAT: 'json',
-          ...(postgres ? { DATABASE_URL: postgresUrl } : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('exit', (code) => resolve(code)),
-    );
-    const deadline = Date.now() + 45_000;
-    while (!output.includes('Cervana is ready')) {
-      if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`server did not start:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+  function startProcess(): Promise<ServerProcess> {
+    return startServerProcess({
+      dataDir,
+      siteDir,
+      readyTimeoutMs: 45_000,
+      ...(postgres ? { databaseUrl: postgresUrl } : {}),
+    });
   }
 
   beforeAll(async () => {
@@ -335,7 +277,7 @@ describe('an upload cut off by killing the server', () => {
 
   it('leaves nothing half-written, and a restart clears what was staged', async () => {
     const first = await startProcess();
-    let second: RunningProcess | undefined;
+    let second: ServerProcess | undefined;
     try {
       const keys = JSON.parse(await readFile(path.join(dataDir, 'keys.json'), 'utf8')) as {
         serviceRoleKey: string;

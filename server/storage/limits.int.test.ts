@@ -1,11 +1,10 @@
-import { request } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/harness';
 import {
-  authHeaders,
+  rawRequest,
   blobNames,
   createBucket,
   expectNothingStored,
@@ -231,41 +230,6 @@ describe('MIME type limits', () => {
   });
 });
 
-/** A request with the path exactly as given (no URL normalisation, unlike fetch). */
-function rawRequest(
-  method: string,
-  rawPath: string,
-  body?: Buffer,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; text: string }> {
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        method,
-        path: rawPath,
-        headers: {
-          ...authHeaders(server.serviceRoleKey),
-          'Content-Type': 'text/plain',
-          ...(body ? { 'Content-Length': String(body.length) } : {}),
-          ...headers,
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        response.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 function expectRefused(answer: { status: number; text: string }, label: string): void {
   expect(answer.status, `${label}: ${answer.text}`).toBe(400);
   const body = JSON.parse(answer.text) as StorageErrorBody;
@@ -311,6 +275,7 @@ describe('hostile object keys', () => {
 
   it.each(rawKeys)('refuses an upload whose key has %s', async (label, rawKey) => {
     const answer = await rawRequest(
+      server,
       'POST',
       `/storage/v1/object/${bucket}/${rawKey}`,
       Buffer.from('hostile'),
@@ -323,6 +288,7 @@ describe('hostile object keys', () => {
     'refuses a signed upload URL whose key has %s',
     async (label, rawKey) => {
       const answer = await rawRequest(
+        server,
         'POST',
         `/storage/v1/object/upload/sign/${bucket}/${rawKey}`,
         Buffer.from('{}'),

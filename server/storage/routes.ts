@@ -59,13 +59,12 @@ export async function createStorageRoutes(
   dependencies: StorageDependencies,
 ): Promise<StorageRoutes> {
   const { config, logger } = dependencies;
-  const store = await openStore(config);
-  const tmpDir = store instanceof FsBlobStore ? store.tmpDir : path.join(config.dir, 'tmp');
-  if (!(store instanceof FsBlobStore)) {
-    // Staged files a crash left behind (the filesystem store clears its own).
-    await rm(tmpDir, { recursive: true, force: true });
-  }
+  // Uploads are staged here whatever the store (the filesystem store renames
+  // from it, so it is that store's tmp folder too); a crash's leftovers go.
+  const tmpDir = path.join(config.dir, 'tmp');
+  await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+  const store = await openStore(config);
   const service: StorageService = { ...dependencies, store, tmpDir };
 
   const sweep = () =>

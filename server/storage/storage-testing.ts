@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
+import { request } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { expect } from 'vitest';
@@ -307,4 +310,45 @@ export function patternBytes(size: number, seed = 1): Buffer<ArrayBuffer> {
     out[index] = state & 0xff;
   }
   return out;
+}
+
+/**
+ * A service-role request over node:http with the path exactly as given (no
+ * URL normalisation, unlike fetch). A Buffer body goes with its length; a
+ * stream goes chunked (no Content-Length), with back-pressure.
+ */
+export function rawRequest(
+  server: TestServer,
+  method: string,
+  rawPath: string,
+  body?: Buffer | Readable,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: rawPath,
+        headers: {
+          ...authHeaders(server.serviceRoleKey),
+          'Content-Type': 'text/plain',
+          ...(Buffer.isBuffer(body) ? { 'Content-Length': String(body.length) } : {}),
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (body === undefined || Buffer.isBuffer(body)) req.end(body);
+    else pipeline(body, req).catch(reject);
+  });
 }
