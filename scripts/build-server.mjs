@@ -7,8 +7,9 @@ import { build } from 'esbuild';
 await rm('dist/server', { recursive: true, force: true });
 
 await build({
-  // The password worker is its own entry: worker threads load it by path (server/auth/passwords.ts).
-  entryPoints: ['server/main.ts', 'server/auth/password-worker.mjs'],
+  // The password and database workers are their own entries: worker threads load them by path
+  // (server/auth/passwords.ts, server/db/pglite.ts).
+  entryPoints: ['server/main.ts', 'server/auth/password-worker.mjs', 'server/db/pglite-worker.ts'],
   outdir: 'dist/server',
   outbase: 'server',
   outExtension: { '.js': '.mjs' },

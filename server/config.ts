@@ -64,6 +64,7 @@ const platformEnvironmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(8000),
   SALES_INBOX: z.string().trim().email().default('sales@cervana.ai'),
   STORAGE_BACKEND: z.enum(['fs', 's3']).default('fs'),
   STORAGE_FILE_SIZE_LIMIT: z
@@ -151,6 +152,11 @@ export interface Config {
   trustProxy: boolean;
   log: { level: string; format: 'json' | 'pretty' };
   shutdownTimeoutMs: number;
+  /**
+   * How long one statement of an API request may run (0: no limit). PostgreSQL
+   * cancels it; the embedded database's watchdog restarts it (decision 013).
+   */
+  statementTimeoutMs: number;
   /** Folder that holds the built site (`dist/client`). */
   siteDir: string;
   /** Folder with the product's SQL migrations and seed (`supabase/`). */
@@ -248,6 +254,7 @@ export function loadConfig(
       format: values.LOG_FORMAT ?? (context.isTty ? 'pretty' : 'json'),
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    statementTimeoutMs: values.STATEMENT_TIMEOUT_MS,
     siteDir: values.SITE_DIR
       ? path.resolve(values.SITE_DIR)
       : path.join(context.rootDir, 'dist', 'client'),

@@ -35,10 +35,15 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     const { openPostgres } = await import('./db/postgres');
     return openPostgres(config.databaseUrl, {
       onError: (error) => logger.error({ err: error }, 'database connection error'),
+      statementTimeoutMs: config.statementTimeoutMs,
     });
   }
   const { openPGlite } = await import('./db/pglite');
-  return openPGlite(path.join(config.dataDir, 'pgdata'), { extensions: config.pgliteExtensions });
+  return openPGlite(path.join(config.dataDir, 'pgdata'), {
+    extensions: config.pgliteExtensions,
+    statementTimeoutMs: config.statementTimeoutMs,
+    onRestart: (reason) => logger.error({ reason }, 'the embedded database was restarted'),
+  });
 }
 
 async function run(): Promise<void> {
@@ -106,6 +111,11 @@ async function run(): Promise<void> {
       }
       isShuttingDown = true;
       logger.info(`${signal}: finishing in-flight requests and shutting down`);
+      // Whatever happens below, the process ends in time (the database has its own thread).
+      setTimeout(() => {
+        logger.error('shutdown took too long: exiting now');
+        process.exit(1);
+      }, config.shutdownTimeoutMs + 2000).unref();
       await server.close();
       await db.close();
       logger.info('stopped');

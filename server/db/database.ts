@@ -29,6 +29,11 @@ export type Unlisten = () => Promise<void>;
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * The statement time-out of API requests (the request context sets it per
+   * transaction), in milliseconds; 0 turns it off.
+   */
+  readonly statementTimeoutMs?: number;
   /** Runs `work` inside BEGIN … COMMIT; any error rolls back and is rethrown. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**

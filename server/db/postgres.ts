@@ -1,3 +1,4 @@
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './request-context';
 import pg from 'pg';
 import {
   INT8_TYPE_ID,
@@ -53,6 +54,8 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
 export interface PostgresOptions {
   maxConnections?: number;
   onError?: (error: Error) => void;
+  /** The statement time-out of API requests (set per request transaction), in ms; 0: none. */
+  statementTimeoutMs?: number;
 }
 
 /** Connects a pool to a PostgreSQL server (`DATABASE_URL`). */
@@ -102,6 +105,7 @@ export async function openPostgres(
   const preparedStatements = new WeakMap<pg.PoolClient, StatementCache>();
   return {
     kind: 'postgres',
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     ...queryable,
     async transaction(work) {
       const client = await pool.connect().catch((error: unknown) => {

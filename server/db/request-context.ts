@@ -23,10 +23,18 @@ export interface RequestContext {
   /** GET and HEAD run read-only, as PostgREST does. */
   readOnly?: boolean;
   searchPath?: string;
+  /**
+   * The caller's address as this server determined it (`request.client_ip`),
+   * set on its own so that no header, however large, can make it fall away.
+   */
+  clientIp?: string;
 }
 
+/** How long one API statement may run when the database sets no other limit. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 8000;
+
 /** The one statement that sets a request's role, claims and settings, transaction-locally. */
-function contextStatement(context: RequestContext): PipelinedStatement {
+function contextStatement(db: Database, context: RequestContext): PipelinedStatement {
   return {
     // Read-only may be switched on at any point of a transaction.
     sql: `select set_config('search_path', $1, true),
@@ -36,7 +44,9 @@ function contextStatement(context: RequestContext): PipelinedStatement {
               set_config('request.path', $5, true),
               set_config('request.headers', $6, true),
               set_config('transaction_read_only', $7, true),
-              case when $8::text <> '' then set_config('timezone', $8, true) end`,
+              case when $8::text <> '' then set_config('timezone', $8, true) end,
+              set_config('request.client_ip', $9, true),
+              set_config('statement_timeout', $10, true)`,
     params: [
       context.searchPath ?? 'public, extensions',
       context.role,
@@ -46,6 +56,8 @@ function contextStatement(context: RequestContext): PipelinedStatement {
       context.headersJson ?? JSON.stringify(context.headers),
       context.readOnly ? 'on' : 'off',
       context.timezone ?? '',
+      context.clientIp ?? '',
+      String(db.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
     ],
   };
 }
@@ -60,7 +72,7 @@ export function withRequestContext<T>(
   context: RequestContext,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  const settings = contextStatement(context);
+  const settings = contextStatement(db, context);
   return db.transaction(async (tx) => {
     await tx.query(settings.sql, [...settings.params]);
     return work(tx);
@@ -77,6 +89,6 @@ export async function pipelineInRequestContext(
   context: RequestContext,
   statements: readonly PipelinedStatement[],
 ): Promise<QueryResult<Record<string, unknown>>[]> {
-  const results = await db.pipeline([contextStatement(context), ...statements]);
+  const results = await db.pipeline([contextStatement(db, context), ...statements]);
   return results.slice(1);
 }

@@ -42,13 +42,15 @@ export function testDatabaseKind(): Database['kind'] {
  * database with no migrations at all (for first-start tests; PGlite callers
  * start from an empty folder instead).
  */
-export async function cloneTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
+export async function cloneTestDatabase(
+  options: { empty?: boolean; statementTimeoutMs?: number } = {},
+): Promise<TestDatabase> {
   const template = inject('testDatabase');
   if (template.kind === 'pglite') {
     const folder = await mkdtemp(path.join(tmpdir(), 'cervana-pglite-'));
     const dataDir = path.join(folder, 'pgdata');
     await copyPGliteTemplate(template.templateDir, dataDir);
-    const db = await openPGlite(dataDir);
+    const db = await openPGlite(dataDir, { statementTimeoutMs: options.statementTimeoutMs });
     return {
       db,
       kind: 'pglite',
@@ -68,7 +70,10 @@ export async function cloneTestDatabase(options: { empty?: boolean } = {}): Prom
   } finally {
     await admin.end();
   }
-  const db = await openPostgres(template.urlFor.replace('{database}', name), { maxConnections: 5 });
+  const db = await openPostgres(template.urlFor.replace('{database}', name), {
+    maxConnections: 5,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
   return {
     db,
     kind: 'postgres',
@@ -135,7 +140,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     { rootDir: ROOT_DIR },
   );
-  const clone = options.database ? undefined : await cloneTestDatabase();
+  const clone = options.database
+    ? undefined
+    : await cloneTestDatabase({ statementTimeoutMs: config.statementTimeoutMs });
   const db = options.database ?? clone!.db;
   try {
     const keys = await loadKeys(config);

@@ -9,7 +9,8 @@ import {
   parseSelect,
   parseTreePath,
 } from './grammar';
-import type { EmbedPath } from './types';
+import { checkRegexPattern } from './regex-guard';
+import type { EmbedPath, Filter, LogicTree } from './types';
 
 /**
  * The query string split as PostgREST splits it: `select`, `columns` and
@@ -108,7 +109,24 @@ export function parseQuery(search: URLSearchParams, options: { isRpcRead: boolea
     parsed.filters.push(parseFilter(key, value));
   }
   parsed.ranges = [...ranges.values()];
+  for (const { filter } of parsed.filters) checkFilterPatterns(filter);
+  for (const { tree } of parsed.logic) checkTreePatterns(tree);
   return parsed;
+}
+
+/** Regular expressions are checked before any reaches the database (regex-guard.ts). */
+function checkFilterPatterns({ operation }: Filter): void {
+  if (
+    operation.kind === 'quant' &&
+    (operation.operator === 'match' || operation.operator === 'imatch')
+  ) {
+    checkRegexPattern(operation.value, operation.quantifier !== undefined);
+  }
+}
+
+function checkTreePatterns(tree: LogicTree): void {
+  if (tree.kind === 'filter') checkFilterPatterns(tree.filter);
+  else tree.children.forEach(checkTreePatterns);
 }
 
 /**

@@ -1,0 +1,38 @@
+/** The messages between `pglite.ts` (main thread) and `pglite-worker.ts` (the database's thread). */
+import type { PipelinedStatement } from './database';
+import type { PGliteEngineOptions } from './pglite-engine';
+
+export interface WorkerData {
+  dataDir: string;
+  options: PGliteEngineOptions;
+}
+
+export type WorkerCall =
+  | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[] }
+  | { id: number; op: 'exec'; txId?: number; sql: string }
+  | { id: number; op: 'pipeline'; statements: readonly PipelinedStatement[] }
+  /** Opens a transaction; its id is this call's id. */
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'end'; txId: number; commit: boolean }
+  | { id: number; op: 'listen'; channel: string }
+  | { id: number; op: 'unlisten'; channel: string }
+  | { id: number; op: 'close' };
+
+export interface WorkerError {
+  name: string;
+  message: string;
+  code?: string | undefined;
+  detail?: string | undefined;
+  hint?: string | undefined;
+  constraint?: string | undefined;
+  /** The instance failed to recover from an error and must not be used again. */
+  broken?: boolean;
+}
+
+export type WorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'failed'; error: WorkerError }
+  | { kind: 'pong' }
+  | { kind: 'notify'; channel: string; payload: string }
+  | { kind: 'reply'; id: number; ok: true; value: unknown }
+  | { kind: 'reply'; id: number; ok: false; error: WorkerError };
