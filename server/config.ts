@@ -154,7 +154,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   /**
    * How long one statement of an API request may run (0: no limit). PostgreSQL
-   * cancels it; the embedded database's watchdog restarts it (decision 013).
+   * cancels it; the embedded database's watchdog restarts it (decision 014).
    */
   statementTimeoutMs: number;
   /** Folder that holds the built site (`dist/client`). */

@@ -44,7 +44,7 @@ interface PGliteQueryable {
  * PGlite 0.5 can fail to recover from an error: after a regular expression
  * too complex to compile, a query answers with no result and two warnings
  * (a resource and a snapshot left behind by the aborted statement), and the
- * next error spins forever (decision 013). Such an instance is not reused.
+ * next error spins forever (decision 014). Such an instance is not reused.
  */
 export class BrokenInstanceError extends Error {
   override name = 'BrokenInstanceError';
@@ -174,7 +174,7 @@ export interface PGliteEngineOptions {
 
 /**
  * Checks a pipeline's answer: one BindComplete and one CommandComplete per
- * statement. A broken instance answers with neither (decision 013).
+ * statement. A broken instance answers with neither (decision 014).
  */
 function checkPipelineAnswer(messages: readonly { name: string }[], statements: number): void {
   let bound = 0;

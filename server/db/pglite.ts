@@ -22,7 +22,7 @@ export { PGLITE_EXTENSIONS };
 /**
  * The embedded database (PGlite), run in a worker thread (`pglite-worker.ts`)
  * so that a statement that runs long, or an instance that hangs, can never
- * stop the HTTP server (decision 013). The main thread pings the worker; when
+ * stop the HTTP server (decision 014). The main thread pings the worker; when
  * one statement has kept it from answering for longer than the statement
  * time-out and a grace period, the thread is ended and the database reopened
  * from its folder. Committed work is on disk and survives; the calls that were

@@ -6,7 +6,7 @@ import { RestError } from '../errors';
  * with back-references, with a bounded repeat of something that itself
  * repeats, or whose compiled size (estimated: each repeat copies its atom)
  * passes MAX_PATTERN_COST. On PGlite such a pattern is worse than slow: one
- * too complex to compile breaks the instance (decision 013).
+ * too complex to compile breaks the instance (decision 014).
  *
  * The scan follows PostgreSQL's advanced regular expressions (ARE) closely
  * enough to count; PostgreSQL still parses the pattern and reports its own
