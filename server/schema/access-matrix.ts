@@ -202,56 +202,34 @@ export const MEMBER_ROWS: AccessRow[] = [
       sam: rows(...ACME_MEMBERS, ...BLUEBIRD_MEMBERS),
     }),
   },
+  // Nobody adds members through the API, a workspace's owner included: until
+  // invitations exist, the server does (20261124000200_workspace_members_insert).
   {
-    title: 'add parker to acme as a member: its owners and admins only',
+    title: 'add parker to acme as a member: nobody (not even its owner)',
     operation: {
       kind: 'insert',
       table: 'workspace_members',
       values: { ...member('acme', 'parker'), role: 'member' },
     },
-    expect: signedIn({
-      guest: DENIED,
-      alice: affects(1),
-      aaron: affects(1),
-      amir: DENIED,
-      bob: DENIED,
-      parker: DENIED,
-      sam: DENIED,
-    }),
+    expect: everyone(DENIED),
   },
   {
-    title: 'add parker to acme as an owner: its owners only',
+    title: 'add parker to acme as an owner: nobody',
     operation: {
       kind: 'insert',
       table: 'workspace_members',
       values: { ...member('acme', 'parker'), role: 'owner' },
     },
-    expect: signedIn({
-      guest: DENIED,
-      alice: affects(1),
-      aaron: DENIED,
-      amir: DENIED,
-      bob: DENIED,
-      parker: DENIED,
-      sam: DENIED,
-    }),
+    expect: everyone(DENIED),
   },
   {
-    title: 'add bob, of another company, to acme (bob: joining on his own)',
+    title: 'add bob, of another company, to acme (bob: joining on his own): nobody',
     operation: {
       kind: 'insert',
       table: 'workspace_members',
       values: { ...member('acme', 'bob'), role: 'member' },
     },
-    expect: signedIn({
-      guest: DENIED,
-      alice: affects(1),
-      aaron: affects(1),
-      amir: DENIED,
-      bob: DENIED,
-      parker: DENIED,
-      sam: DENIED,
-    }),
+    expect: everyone(DENIED),
   },
   {
     title: 'make amir an admin of acme',
