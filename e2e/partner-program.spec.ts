@@ -1,10 +1,20 @@
 import { expect, test } from '@playwright/test';
-import { createUser, uniqueEmail, waitForMail } from './auth-support';
+import { anonClient, createUser, uniqueEmail, waitForMail, type Mail } from './auth-support';
 import { signIn } from './auth-pages';
 import { SALES_INBOX, allowManySubmissions, rowsFor } from './forms-support';
 import { collectErrors, phoneAndDesktop } from './support';
 
 test.beforeAll(allowManySubmissions);
+
+const NEUTRAL_ANSWER =
+  'Thanks. We have sent a message to that address; follow it to confirm your application.';
+
+/** The link in the email that confirms an application (`/partner?confirm=<token>`), as a path. */
+function confirmLinkIn(mail: Mail): string {
+  const link = /https?:\/\/\S+\/partner\?confirm=[0-9a-f]{64}/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`No confirmation link in "${mail.subject}":\n${mail.text}`);
+  return new URL(link).pathname + new URL(link).search;
+}
 
 for (const viewport of phoneAndDesktop) {
   test(`a visitor applies to the partner program at ${viewport.name}`, async ({ page }) => {
@@ -37,19 +47,35 @@ for (const viewport of phoneAndDesktop) {
     await page.getByLabel('Website (optional)').fill('blakecx.com');
     await page.getByRole('button', { name: 'Apply to the program' }).click();
 
-    await expect(page.getByRole('heading', { name: 'Application received' })).toBeFocused();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+    await expect(page.getByText(NEUTRAL_ANSWER)).toBeVisible();
     const [application] = await rowsFor('partner_applications', email);
     expect(application).toMatchObject({
       company: 'Blake CX Consulting',
       website: 'https://blakecx.com',
       partner_type: 'consultancy',
       expected_referrals: 3,
-      status: 'pending',
+      status: 'unconfirmed',
     });
+
+    // The owner of the address confirms with the emailed link; then the team hears of it.
+    const confirmation = await waitForMail(email, { subject: /Confirm your Cervana partner/ });
+    await page.goto(confirmLinkIn(confirmation));
+    await expect(page.getByRole('heading', { name: 'Application confirmed' })).toBeVisible();
+    await expect(page.getByText(/your application is confirmed/)).toBeVisible();
+    expect(await rowsFor('partner_applications', email)).toEqual([
+      expect.objectContaining({ status: 'pending' }),
+    ]);
     await waitForMail(email, { subject: /We received your partner application/ });
     await waitForMail(SALES_INBOX, { subject: /Partner application: Blake CX Consulting/ });
 
-    // Applying twice is answered plainly, and nothing is stored twice.
+    // The link works once.
+    await page.goto(confirmLinkIn(confirmation));
+    await expect(page.getByText('This link has already been used')).toBeVisible();
+
+    // Applying twice gets the same answer as ever; the email tells the owner, and nothing is
+    // stored twice.
+    const beforeSecond = new Date();
     await page.goto('/partner');
     await page.getByLabel('Full name').fill('Morgan Blake');
     await page.getByLabel('Work email').fill(email);
@@ -57,13 +83,42 @@ for (const viewport of phoneAndDesktop) {
     await page.getByLabel('What kind of partner are you?').selectOption('consultancy');
     await page.getByLabel('Teams you expect to refer a month').fill('3');
     await page.getByRole('button', { name: 'Apply to the program' }).click();
-    await expect(page.getByRole('alert')).toContainText(
-      'We already have an application from this email address',
-    );
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+    await expect(page.getByText(NEUTRAL_ANSWER)).toBeVisible();
+    await waitForMail(email, {
+      subject: /About your Cervana partner application/,
+      after: beforeSecond,
+    });
     expect(await rowsFor('partner_applications', email)).toHaveLength(1);
-    expect(errors.filter((error) => !/409/.test(error))).toEqual([]);
+    expect(errors).toEqual([]);
   });
 }
+
+test('a confirmation link that was replaced or expired says so', async ({ page }) => {
+  const email = uniqueEmail('partner-replaced');
+  const anon = await anonClient();
+  const apply = () =>
+    anon.rpc('submit_partner_application', {
+      full_name: 'Robin Reyes',
+      email,
+      company: 'Reyes Advisory',
+      partner_type: 'agency',
+      expected_referrals: 2,
+    });
+  expect((await apply()).error).toBeNull();
+  const first = await waitForMail(email, { subject: /Confirm your Cervana partner/ });
+  // A second application from the address replaces the first, whose link stops working.
+  expect((await apply()).error).toBeNull();
+  await page.goto(confirmLinkIn(first));
+  await expect(
+    page.getByRole('heading', { name: 'We could not confirm this application' }),
+  ).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('does not work any more');
+  await expect(page.getByRole('link', { name: 'Apply again' })).toBeVisible();
+
+  await page.goto(`/partner?confirm=${'0'.repeat(63)}`);
+  await expect(page.getByRole('alert')).toContainText('This confirmation link is not complete');
+});
 
 test('a signed-in applicant follows the application in the partner portal', async ({ page }) => {
   const user = await createUser({ fullName: 'Sasha Ivanova', company: 'Ivanova Partners' });
@@ -78,9 +133,14 @@ test('a signed-in applicant follows the application in the partner portal', asyn
   await page.getByLabel('What kind of partner are you?').selectOption('agency');
   await page.getByLabel('Teams you expect to refer a month').fill('2');
   await page.getByRole('button', { name: 'Apply to the program' }).click();
-  await expect(page.getByRole('heading', { name: 'Application received' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
 
   await page.getByRole('link', { name: 'partner portal', exact: true }).click();
+  await expect(page.getByText('Please confirm your application')).toBeVisible();
+  const confirmation = await waitForMail(user.email, { subject: /Confirm your Cervana partner/ });
+  await page.goto(confirmLinkIn(confirmation));
+  await expect(page.getByRole('heading', { name: 'Application confirmed' })).toBeVisible();
+  await page.goto('/partner-portal');
   await expect(page.getByText('Your application is being reviewed')).toBeVisible();
   await expect(page.getByText(/You applied for Ivanova Partners on/)).toBeVisible();
 });

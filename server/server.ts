@@ -72,6 +72,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     ring: dependencies.keys.ring,
     config: config.storage,
     logger,
+    trustProxy: config.trustProxy,
   });
   const app = createApp({ ...dependencies, site, rest, storage: storage.routes });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;

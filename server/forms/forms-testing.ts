@@ -13,16 +13,22 @@ import { startTestServer, type TestServer } from '../testing/harness';
 
 export const SALES_INBOX = 'sales-team@example.com';
 
+/** The limits that every test request (one network, one domain) would otherwise hit. */
+export const ALLOW_MANY_SUBMISSIONS = `update public.site_settings set
+  submissions_per_ip_per_hour = 100000, submissions_per_form_per_hour = 1000000,
+  demo_bookings_per_domain = 10000, demo_bookings_per_network = 10000`;
+
 /**
  * The test server of a forms test file. Its settings are written to
  * site_settings as server/main.ts does at start (the harness does not), with a
- * sales inbox of ours; the per-IP limit is out of the way (every test request
- * comes from 127.0.0.1).
+ * sales inbox of ours; the per-IP limit, the global hourly caps and the demo
+ * caps are out of the way (every test request comes from 127.0.0.1, and most
+ * test addresses are at example.com).
  */
 export async function startFormsServer(env: Record<string, string> = {}): Promise<TestServer> {
   const server = await startTestServer({ env: { SALES_INBOX, ...env } });
   await syncSiteSettings(server.db, server.config);
-  await server.db.query(`update public.site_settings set submissions_per_ip_per_hour = 100000`);
+  await server.db.query(ALLOW_MANY_SUBMISSIONS);
   return server;
 }
 

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../schema/test-world';
-import { clientFor, uniqueEmail } from '../testing/clients';
+import { clientFor, latestMessage, uniqueEmail } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
 import {
   SALES_INBOX,
@@ -63,6 +63,31 @@ const APPLICATION_TABLES = [
   'public.outbox_messages',
   'private.submission_counts',
 ];
+
+const NEUTRAL_ANSWER =
+  'Thanks. We have sent a message to that address; follow it to confirm your application.';
+
+/** The id of the one application from an address. */
+async function applicationId(email: string): Promise<string> {
+  const { rows } = await server.db.query<{ id: string }>(
+    `select id from public.partner_applications where email = $1`,
+    [email],
+  );
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+/** The token of the newest confirmation link emailed to an address. */
+async function confirmationToken(email: string): Promise<string> {
+  const message = await latestMessage(server.db, email, 'partner_application_confirm');
+  const token = /\/partner\?confirm=([0-9a-f]{64})\b/.exec(message.body_text)?.[1];
+  if (!token) throw new Error(`no confirmation link in: ${message.body_text}`);
+  return token;
+}
+
+async function latestTemplate(email: string): Promise<string> {
+  return (await latestMessage(server.db, email)).template;
+}
 
 const tooLong = (length: number) => 'x'.repeat(length);
 const thirteenTools = Array.from({ length: 13 }, (_, index) => `Tool ${index + 1}`);
@@ -246,17 +271,18 @@ describe('submit_partner_application', () => {
     },
   );
 
-  it('stores the application and queues the acknowledgement and the team’s note', async () => {
+  it('stores the application unconfirmed and emails the confirmation link, nothing more', async () => {
     const email = uniqueEmail('applicant').toUpperCase();
     const result = await anon.rpc('submit_partner_application', application({ email }));
     expect(result.error).toBeNull();
-    const stored = result.data as { id: string; status: string; email: string };
-    expect(stored).toMatchObject({ status: 'pending', email: email.toLowerCase() });
+    // The same answer whatever is known about the address (security issue 22).
+    expect(result.data).toEqual({ email: email.toLowerCase(), message: NEUTRAL_ANSWER });
 
     const { rows } = await server.db.query(
       `select full_name, email, company, website, partner_type, expected_referrals, message, status,
-         user_id, referred_by from public.partner_applications where id = $1`,
-      [stored.id],
+         user_id, referred_by, confirmed_at, confirm_expires_at > now() + interval '71 hours' as expires
+       from public.partner_applications where email = $1`,
+      [email.toLowerCase()],
     );
     expect(rows).toEqual([
       {
@@ -267,43 +293,79 @@ describe('submit_partner_application', () => {
         partner_type: 'consultancy',
         expected_referrals: 5,
         message: 'We advise 40 CS teams.',
-        status: 'pending',
+        status: 'unconfirmed',
         user_id: null,
         referred_by: null,
+        confirmed_at: null,
+        expires: true,
       },
     ]);
-    const emails = await emailsFor(server, 'application_id', stored.id);
-    // Ordered by template: the notification sorts before the acknowledgement.
+    const id = await applicationId(email.toLowerCase());
+    const emails = await emailsFor(server, 'application_id', id);
     expect(emails.map(({ recipient, template }) => ({ recipient, template }))).toEqual([
-      { recipient: SALES_INBOX, template: 'partner_application_notification' },
-      { recipient: email.toLowerCase(), template: 'partner_application_received' },
+      { recipient: email.toLowerCase(), template: 'partner_application_confirm' },
     ]);
-    expect(emails[0]!.created_at).toBe(emails[1]!.created_at);
+    expect(emails[0]!.body_text).toMatch(/\/partner\?confirm=[0-9a-f]{64}\b/);
   });
 
-  it('takes one pending application per address: a second is 409 and stores nothing', async () => {
+  it('queues the acknowledgement and the team’s note when the applicant confirms', async () => {
+    const email = uniqueEmail('confirmed');
+    expect((await anon.rpc('submit_partner_application', application({ email }))).error).toBeNull();
+    const id = await applicationId(email);
+    const confirmed = await anon.rpc('confirm_partner_application', {
+      token: await confirmationToken(email),
+    });
+    expect(confirmed.error).toBeNull();
+    expect(confirmed.data).toMatchObject({
+      status: 'confirmed',
+      reference: id.slice(0, 8).toUpperCase(),
+    });
+    const emails = await emailsFor(server, 'application_id', id);
+    // Ordered by time, then template: the notification sorts before the acknowledgement.
+    expect(emails.map(({ recipient, template }) => ({ recipient, template }))).toEqual([
+      { recipient: email, template: 'partner_application_confirm' },
+      { recipient: SALES_INBOX, template: 'partner_application_notification' },
+      { recipient: email, template: 'partner_application_received' },
+    ]);
+    expect(emails[1]!.created_at).toBe(emails[2]!.created_at);
+    const { rows } = await server.db.query<{ status: string; confirmed: boolean }>(
+      `select status, confirmed_at is not null as confirmed from public.partner_applications
+       where id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ status: 'pending', confirmed: true }]);
+  });
+
+  it('takes one confirmed application per address: a second is answered alike, stores nothing and tells the owner', async () => {
     const email = uniqueEmail('twice');
     expect((await anon.rpc('submit_partner_application', application({ email }))).error).toBeNull();
-    const before = await snapshot(server, APPLICATION_TABLES);
+    await anon.rpc('confirm_partner_application', { token: await confirmationToken(email) });
+    const before = await snapshot(server, ['public.partner_applications']);
     const again = await anon.rpc(
       'submit_partner_application',
       application({ email: email.toUpperCase(), company: 'Another Firm' }),
     );
-    expectRefusal(again, 409, 'email');
-    expect(await snapshot(server, APPLICATION_TABLES)).toEqual(before);
+    expect(again.error).toBeNull();
+    expect(again.data).toEqual({ email, message: NEUTRAL_ANSWER });
+    expect(await snapshot(server, ['public.partner_applications'])).toEqual(before);
+    expect(await latestTemplate(email)).toBe('partner_application_already_received');
   });
 
-  it('refuses an address that already belongs to a partner', async () => {
+  it('answers an address that already belongs to a partner alike, and tells its owner', async () => {
     const partner = await signedInClient(server, {
       fullName: 'Paula Partner',
       company: 'Existing Partner Co',
       role: 'partner',
     });
+    const before = await snapshot(server, ['public.partner_applications']);
     const result = await anon.rpc(
       'submit_partner_application',
       application({ email: partner.email }),
     );
-    expectRefusal(result, 409, 'email');
+    expect(result.error).toBeNull();
+    expect(result.data).toEqual({ email: partner.email, message: NEUTRAL_ANSWER });
+    expect(await snapshot(server, ['public.partner_applications'])).toEqual(before);
+    expect(await latestTemplate(partner.email)).toBe('partner_application_existing_partner');
   });
 
   it('keeps a signed-in applicant as the user: they see it, another user does not', async () => {
@@ -314,7 +376,7 @@ describe('submit_partner_application', () => {
       application({ email: applicant.email }),
     );
     expect(result.error).toBeNull();
-    const id = (result.data as { id: string }).id;
+    const id = await applicationId(applicant.email);
 
     const { rows } = await server.db.query<{ user_id: string }>(
       `select user_id from public.partner_applications where id = $1`,
@@ -324,7 +386,7 @@ describe('submit_partner_application', () => {
 
     const own = await applicant.client.from('partner_applications').select('id, status, email');
     expect(own.error).toBeNull();
-    expect(own.data).toEqual([{ id, status: 'pending', email: applicant.email }]);
+    expect(own.data).toEqual([{ id, status: 'unconfirmed', email: applicant.email }]);
 
     const theirs = await other.client.from('partner_applications').select('id');
     expect(theirs.error).toBeNull();
@@ -517,14 +579,15 @@ describe('referral attribution', () => {
   });
 
   it('attributes a partner application to the referring partner', async () => {
+    const email = uniqueEmail('referred');
     const result = await anon.rpc(
       'submit_partner_application',
-      application({ referral_code: ` ${partner.code.toLowerCase()}` }),
+      application({ email, referral_code: ` ${partner.code.toLowerCase()}` }),
     );
     expect(result.error).toBeNull();
     const { rows } = await server.db.query<{ referred_by: string | null }>(
       `select referred_by from public.partner_applications where id = $1`,
-      [(result.data as { id: string }).id],
+      [await applicationId(email)],
     );
     expect(rows[0]?.referred_by).toBe(partner.id);
   });

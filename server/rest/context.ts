@@ -1,4 +1,5 @@
 import { clientIp } from '../http/client-ip';
+import { sqlHeadersJson } from '../http/sql-headers';
 import type { Context } from 'hono';
 import type { Database, PipelinedStatement, QueryResult, Transaction } from '../db/database';
 import {
@@ -40,8 +41,6 @@ export interface RestRequest {
   preferences: Preferences;
   search: URLSearchParams;
 }
-
-const MAX_HEADER_JSON = 16_384;
 
 /** The request's schema: `Accept-Profile` (reads) or `Content-Profile` (writes), else the default. */
 export function requestSchema(c: Context, schemas: string[]): string {
@@ -94,29 +93,16 @@ export function negotiate<Media extends ResponseMedia>(
   return negotiateMedia(request.c.req.header('accept'), allowed);
 }
 
-/**
- * `request.headers` for SQL, without credentials. `x-forwarded-for` is set to
- * the caller's address as this server determined it (as Supabase's gateway
- * does), so SQL functions can rate-limit by it and no client can forge it.
- */
-function headersJson(c: Context, trustProxy: boolean): string {
-  const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, name) => {
-    if (name !== 'authorization' && name !== 'cookie') headers[name] = value;
-  });
-  headers['x-forwarded-for'] = clientIp(c, trustProxy);
-  const json = JSON.stringify(headers);
-  return json.length > MAX_HEADER_JSON ? '{}' : json;
-}
-
 function requestContext(request: RestRequest, readOnly: boolean): RequestContext {
   const { c } = request;
+  const address = clientIp(c, request.deps.trustProxy);
   return {
     role: request.role.role,
     claims: request.role.claims,
     method: c.req.method,
     path: new URL(c.req.url).pathname.replace(/^\/rest\/v1/, '') || '/',
-    headersJson: headersJson(c, request.deps.trustProxy),
+    headersJson: sqlHeadersJson(c, address),
+    clientIp: address,
     headers: {},
     readOnly,
     searchPath: `${request.schema}, extensions`,

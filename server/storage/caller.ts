@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
 import { isApiRole, type RequestContext } from '../db/request-context';
+import { clientIp } from '../http/client-ip';
+import { sqlHeadersJson } from '../http/sql-headers';
 import { JwtVerificationError, type KeyRing } from '../keys/key-ring';
 import { verifyCached } from '../rest/request-role';
 import { StorageError, storageErrors } from './errors';
@@ -68,18 +70,20 @@ export async function callerOf(c: Context, ring: KeyRing): Promise<Caller> {
   };
 }
 
-/** The transaction settings for a caller's request. */
-export function requestContextOf(c: Context, caller: Caller): RequestContext {
-  const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, name) => {
-    if (name !== 'authorization' && name !== 'cookie') headers[name] = value;
-  });
+/**
+ * The transaction settings for a caller's request, with the caller's address
+ * (`TRUST_PROXY` decides whether a proxy's header gives it) as the REST API does.
+ */
+export function requestContextOf(c: Context, caller: Caller, trustProxy = false): RequestContext {
+  const address = clientIp(c, trustProxy);
   return {
     role: caller.role,
     claims: caller.claims,
     method: c.req.method,
     path: new URL(c.req.url).pathname,
-    headers,
+    headers: {},
+    headersJson: sqlHeadersJson(c, address),
+    clientIp: address,
     searchPath: 'storage, public, extensions',
   };
 }

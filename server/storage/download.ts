@@ -97,7 +97,7 @@ async function readObject(
   try {
     [result] = await pipelineInRequestContext(
       service.db,
-      { ...requestContextOf(c, caller), readOnly: true },
+      { ...requestContextOf(c, caller, service.trustProxy), readOnly: true },
       [
         {
           sql: `select ${ROW} from storage.objects where bucket_id = $1 and name = $2`,

@@ -37,6 +37,8 @@ export interface StorageDependencies {
   ring: KeyRing;
   config: StorageConfig;
   logger: Logger;
+  /** Whether a trusted proxy's X-Forwarded-For gives the caller's address (TRUST_PROXY). */
+  trustProxy?: boolean;
 }
 
 export interface StorageRoutes {

@@ -17,6 +17,8 @@ export interface StorageService {
   logger: Logger;
   /** Where uploads are staged (local disk, even with the S3 store). */
   tmpDir: string;
+  /** Whether a trusted proxy's X-Forwarded-For gives the caller's address (TRUST_PROXY). */
+  trustProxy?: boolean;
 }
 
 /** The service role, for work done after a signed token was checked (as Supabase does). */
@@ -38,7 +40,11 @@ export async function asCaller<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   try {
-    return await withRequestContext(service.db, requestContextOf(c, caller), work);
+    return await withRequestContext(
+      service.db,
+      requestContextOf(c, caller, service.trustProxy),
+      work,
+    );
   } catch (error) {
     throw fromDatabaseError(error) ?? error;
   }

@@ -259,6 +259,9 @@ export type Database = {
       partner_applications: {
         Row: {
           company: string
+          confirm_expires_at: string | null
+          confirm_token_hash: string | null
+          confirmed_at: string | null
           created_at: string
           decision_reason: string | null
           email: string
@@ -277,6 +280,9 @@ export type Database = {
         }
         Insert: {
           company: string
+          confirm_expires_at?: string | null
+          confirm_token_hash?: string | null
+          confirmed_at?: string | null
           created_at?: string
           decision_reason?: string | null
           email: string
@@ -295,6 +301,9 @@ export type Database = {
         }
         Update: {
           company?: string
+          confirm_expires_at?: string | null
+          confirm_token_hash?: string | null
+          confirmed_at?: string | null
           created_at?: string
           decision_reason?: string | null
           email?: string
@@ -453,26 +462,35 @@ export type Database = {
       }
       site_settings: {
         Row: {
+          demo_bookings_per_domain: number
+          demo_bookings_per_network: number
           id: boolean
           sales_inbox: string
           site_url: string
           submissions_per_email_per_hour: number
+          submissions_per_form_per_hour: number
           submissions_per_ip_per_hour: number
           updated_at: string
         }
         Insert: {
+          demo_bookings_per_domain?: number
+          demo_bookings_per_network?: number
           id?: boolean
           sales_inbox?: string
           site_url?: string
           submissions_per_email_per_hour?: number
+          submissions_per_form_per_hour?: number
           submissions_per_ip_per_hour?: number
           updated_at?: string
         }
         Update: {
+          demo_bookings_per_domain?: number
+          demo_bookings_per_network?: number
           id?: boolean
           sales_inbox?: string
           site_url?: string
           submissions_per_email_per_hour?: number
+          submissions_per_form_per_hour?: number
           submissions_per_ip_per_hour?: number
           updated_at?: string
         }
@@ -564,6 +582,7 @@ export type Database = {
         Args: { reason?: string; token: string }
         Returns: Json
       }
+      confirm_partner_application: { Args: { token: string }; Returns: Json }
       get_demo_booking: { Args: { token: string }; Returns: Json }
       get_demo_scheduler: { Args: never; Returns: Json }
       get_demo_slots: {
@@ -576,6 +595,7 @@ export type Database = {
       is_admin: { Args: never; Returns: boolean }
       is_partner: { Args: never; Returns: boolean }
       is_workspace_member: { Args: { workspace_id: string }; Returns: boolean }
+      mfa_satisfied: { Args: never; Returns: boolean }
       record_referral_click: { Args: { code: string }; Returns: boolean }
       reschedule_demo_booking: {
         Args: { starts_at: string; time_zone?: string; token: string }

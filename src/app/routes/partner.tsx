@@ -1,10 +1,16 @@
 import { Handshake } from 'lucide-react';
+import { useSearchParams } from 'react-router';
 import { PageIntro } from '@/components/layout/page-intro';
+import { ApplicationConfirmation } from '@/features/partners/components/application-confirmation';
 import { EarningsEstimator } from '@/features/partners/components/earnings-estimator';
 import { PartnerApplicationForm } from '@/features/partners/components/partner-application-form';
 import { audiences, faq, tiers } from '@/features/partners/model/program';
+import { useHydrated } from '@/lib/use-hydrated';
 
 export default function PartnerPage() {
+  const [params] = useSearchParams();
+  // The prerendered page has no link; a confirmation link's token is read once in the browser.
+  const confirmToken = useHydrated() ? params.get('confirm') : null;
   return (
     <main>
       <PageIntro eyebrow="Partners" title="Grow with the Cervana partner program">
@@ -19,6 +25,7 @@ export default function PartnerPage() {
         </p>
       </PageIntro>
       <div className="mx-auto grid max-w-6xl gap-20 px-6 pb-24">
+        {confirmToken !== null ? <ApplicationConfirmation token={confirmToken} /> : null}
         <section aria-labelledby="who-heading" className="grid gap-6">
           <h2 id="who-heading" className="text-2xl font-bold text-ink-900 sm:text-3xl">
             Who it is for

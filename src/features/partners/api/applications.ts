@@ -2,14 +2,21 @@ import { referralCode } from '@/lib/referral';
 import { getSupabase } from '@/lib/supabase';
 import type { ApplicationValues } from '../model/application';
 
+/**
+ * The database answers every accepted application alike (whether the address
+ * is new, a partner's, or has applied before), so it reveals nothing about the
+ * address: the address as cleaned, and a sentence to show.
+ */
 export interface ApplicationReceipt {
-  id: string;
-  reference: string;
   email: string;
-  status: string;
+  message: string;
 }
 
-/** Stores the application through the validated database function, which also queues the acknowledgement. */
+/**
+ * Sends the application through the validated database function, which emails
+ * the address's owner a link to confirm it (or tells them they already applied
+ * or are a partner).
+ */
 export async function submitApplication(values: ApplicationValues): Promise<ApplicationReceipt> {
   const supabase = await getSupabase();
   const { data, error } = await supabase.rpc('submit_partner_application', {
@@ -27,12 +34,42 @@ export async function submitApplication(values: ApplicationValues): Promise<Appl
   return data as unknown as ApplicationReceipt;
 }
 
+/** What following a confirmation link gave; `message` is a sentence for people. */
+export interface ConfirmationResult {
+  status: 'confirmed' | 'used' | 'expired' | 'invalid';
+  message: string;
+  reference?: string;
+  company?: string;
+}
+
+const confirmations = new Map<string, Promise<ConfirmationResult>>();
+
+/**
+ * Confirms the application an emailed link names. A link works once, so one
+ * page asks once per token, however often React runs its effects.
+ */
+export function confirmApplication(token: string): Promise<ConfirmationResult> {
+  let confirmation = confirmations.get(token);
+  if (!confirmation) {
+    confirmation = (async () => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('confirm_partner_application', { token });
+      if (error) throw error;
+      return data as unknown as ConfirmationResult;
+    })();
+    confirmations.set(token, confirmation);
+    // A network failure may be retried with the same link.
+    confirmation.catch(() => confirmations.delete(token));
+  }
+  return confirmation;
+}
+
 export const APPLICATION_QUERY_KEY = ['my-partner-application'] as const;
 
 export interface ApplicationStatus {
   id: string;
   company: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'unconfirmed' | 'pending' | 'approved' | 'rejected';
   decision_reason: string | null;
   created_at: string;
 }

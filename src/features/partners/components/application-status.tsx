@@ -37,6 +37,7 @@ export function ApplicationStatus() {
     );
   }
   const labels = {
+    unconfirmed: { tone: 'info', title: 'Please confirm your application' },
     pending: { tone: 'info', title: 'Your application is being reviewed' },
     approved: { tone: 'success', title: 'Your application is approved' },
     rejected: { tone: 'error', title: 'Your application was not accepted' },
@@ -51,11 +52,13 @@ export function ApplicationStatus() {
         Your partner application
       </h2>
       <Alert tone={label.tone} title={label.title}>
-        {current.status === 'pending'
-          ? `You applied for ${current.company} on ${dateLabel(current.created_at)}. We reply within five business days.`
-          : current.status === 'approved'
-            ? 'Sign out and in again to open your partner portal.'
-            : (current.decision_reason ?? 'We have emailed you the reasons.')}
+        {current.status === 'unconfirmed'
+          ? `You applied for ${current.company} on ${dateLabel(current.created_at)}. Follow the link we emailed you within 3 days to confirm it; we review applications once they are confirmed.`
+          : current.status === 'pending'
+            ? `You applied for ${current.company} on ${dateLabel(current.created_at)}. We reply within five business days.`
+            : current.status === 'approved'
+              ? 'Sign out and in again to open your partner portal.'
+              : (current.decision_reason ?? 'We have emailed you the reasons.')}
       </Alert>
     </section>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CircleCheck } from 'lucide-react';
+import { MailCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -139,18 +139,19 @@ function ApplicationReceived({ receipt }: { receipt: ApplicationReceipt }) {
   useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby="application-received" className="grid gap-4">
-      <CircleCheck aria-hidden="true" className="size-10 text-mint-600" />
+      <MailCheck aria-hidden="true" className="size-10 text-mint-600" />
       <h3
         id="application-received"
         ref={heading}
         tabIndex={-1}
         className="text-2xl font-bold text-ink-900 outline-none"
       >
-        Application received
+        Check your inbox
       </h3>
+      <p className="text-ink-700">{receipt.message}</p>
       <p className="text-ink-700">
-        Thank you. We sent a confirmation to <strong>{receipt.email}</strong> (reference{' '}
-        {receipt.reference}) and will reply within five business days.
+        We sent it to <strong>{receipt.email}</strong>. The link works for 3 days; if nothing
+        arrives within a few minutes, look in your spam folder or apply again.
       </p>
       <p className="text-ink-700">
         Sign in or create an account with that email to follow your application in the{' '}
