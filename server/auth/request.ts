@@ -1,19 +1,31 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { BodyReadError, BodyTooLargeError, readBodyText } from '../http/read-body';
 import { errors } from './errors';
 
-/** Bodies above this size are refused before parsing (GoTrue caps requests too). */
+/**
+ * Bodies above this size are refused, counted while they stream in (a larger
+ * Content-Length before a byte is read). Every auth body is a few fields; the
+ * largest legitimate one is user metadata.
+ */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+async function readText(c: Context): Promise<string> {
+  try {
+    return await readBodyText(c, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw errors.requestTooLarge();
+    if (error instanceof BodyReadError) throw errors.badJson();
+    throw error;
+  }
+}
 
 /**
  * The request body as JSON, validated: a malformed or oversized body is a 4xx
  * in GoTrue's shape, never a 500. An empty body reads as `{}`.
  */
 export async function readBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw errors.requestTooLarge();
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw errors.requestTooLarge();
+  const text = await readText(c);
   let json: unknown = {};
   if (text.trim() !== '') {
     try {

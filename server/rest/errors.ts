@@ -36,6 +36,15 @@ export function parseError(what: string, input: string, details: string): RestEr
 
 export const restErrors = {
   invalidBody: (message: string) => new RestError(400, 'PGRST102', message),
+  /** PostgREST has no limit of its own (Supabase's gateway has one): its invalid-body code, with 413. */
+  bodyTooLarge: (limit: number, role: string) =>
+    new RestError(
+      413,
+      'PGRST102',
+      'Request body is too large',
+      `The body exceeds ${limit} bytes, the limit for the ${role} role`,
+      role === 'anon' ? 'Sign in to send larger bodies' : null,
+    ),
   invalidRange: (details: string) =>
     new RestError(416, 'PGRST103', 'Requested range not satisfiable', details),
   unacceptableSchema: (schema: string, exposed: string[]) =>

@@ -47,6 +47,9 @@ export const storageErrors = {
       'The object exceeded the maximum allowed size',
       'Payload too large',
     ),
+  /** A JSON body over its limit: Storage (Fastify's bodyLimit) answers a real 413. */
+  bodyTooLarge: () =>
+    new StorageError(413, 'EntityTooLarge', 'Request body is too large', 'Payload too large', 413),
   mimeType: (mimeType: string) =>
     new StorageError(
       415,

@@ -1,17 +1,26 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { BodyReadError, BodyTooLargeError, readBodyText } from '../http/read-body';
 import { storageErrors } from './errors';
 
-const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * JSON bodies (bucket settings, lists, signing, move/copy, bulk delete) are
+ * small for every role: 1 MB, counted while they stream in. Uploads are not
+ * JSON and stream to disk with the bucket's limit (`upload-stream.ts`).
+ */
+export const MAX_JSON_BYTES = 1024 * 1024;
 
 /** A JSON request body (at most 1 MB); an empty body reads as `{}`. */
 export async function readJson(c: Context): Promise<unknown> {
-  const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > MAX_JSON_BYTES)
-    throw storageErrors.invalidRequest('The request body is too large');
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES)
-    throw storageErrors.invalidRequest('The request body is too large');
+  let text: string;
+  try {
+    text = await readBodyText(c, MAX_JSON_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw storageErrors.bodyTooLarge();
+    if (error instanceof BodyReadError)
+      throw storageErrors.invalidRequest('The request body could not be read');
+    throw error;
+  }
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;

@@ -119,11 +119,14 @@ export async function stageUpload(
   limits: UploadLimits,
 ): Promise<StagedUpload> {
   const contentType = c.req.header('content-type') ?? '';
+  const isMultipart = contentType.toLowerCase().startsWith('multipart/form-data');
   const declared = declaredLength(c);
-  if (declared !== undefined && !contentType.toLowerCase().startsWith('multipart/form-data')) {
-    if (declared > limits.maxBytes) throw storageErrors.tooLarge();
+  if (declared !== undefined) {
+    if (declared > limits.maxBytes + (isMultipart ? MULTIPART_OVERHEAD : 0)) {
+      throw storageErrors.tooLarge();
+    }
   }
-  if (contentType.toLowerCase().startsWith('multipart/form-data')) {
+  if (isMultipart) {
     return stageMultipart(c, tmpDir, limits);
   }
   const mimeType = contentType.trim() || 'application/octet-stream';
@@ -139,6 +142,13 @@ export async function stageUpload(
     userMetadata,
   };
 }
+
+/**
+ * What a multipart body may carry besides the file: its fields (at most 20 of
+ * 128 KB, busboy's limits below), part headers and boundaries. Past the file
+ * limit plus this, the body is not read any further.
+ */
+const MULTIPART_OVERHEAD = 20 * 128 * 1024 + 512 * 1024;
 
 function stageMultipart(c: Context, tmpDir: string, limits: UploadLimits): Promise<StagedUpload> {
   return new Promise((resolve, reject) => {
@@ -172,8 +182,8 @@ function stageMultipart(c: Context, tmpDir: string, limits: UploadLimits): Promi
         stream.resume();
         return;
       }
-      // Past the limit busboy stops writing the part and skips the rest of it.
-      stream.on('limit', () => fail(storageErrors.tooLarge()));
+      // Past the limit busboy stops writing the part; the rest of the body is not read.
+      stream.on('limit', () => stopReading(storageErrors.tooLarge()));
       staging = writeStaged(stream, tmpDir, limits.maxBytes).then((file) => ({
         ...file,
         mimeType,
@@ -216,6 +226,25 @@ function stageMultipart(c: Context, tmpDir: string, limits: UploadLimits): Promi
       })();
     });
     const source = requestStream(c);
+    // Counted as it streams: a body that goes on past the limit (a second file,
+    // endless padding) is cut off rather than read and skipped to its end.
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limits.maxBytes + MULTIPART_OVERHEAD) stopReading(storageErrors.tooLarge());
+    };
+    let stopped = false;
+    function stopReading(error: StorageError) {
+      fail(error);
+      if (stopped) return;
+      stopped = true;
+      source.off('data', count);
+      source.unpipe(parser);
+      source.pause();
+      // Ends the form early: busboy reports the truncated body, then closes (the answer is `failed`).
+      process.nextTick(() => parser.end());
+    }
+    source.on('data', count);
     source.on('error', (error) => parser.destroy(error));
     source.on('aborted', () => parser.destroy(new Error('request aborted')));
     source.pipe(parser);

@@ -1,3 +1,4 @@
+import { readRestBody } from '../body';
 import { RestError, restErrors } from '../errors';
 import { inRequestTransaction, negotiate, type RestRequest } from '../context';
 import { applyRangeHeader, parseQuery } from '../parse/query';
@@ -186,7 +187,7 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
   let routine: Routine;
   let args: CallArguments;
   if (isPost) {
-    const raw = await c.req.text();
+    const raw = await readRestBody(request);
     const body = raw.trim() === '' ? {} : parseJson(raw);
     const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
     const keys = isObject ? Object.keys(body as object) : [];

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import { readRestBody } from '../body';
 import { RestError, restErrors } from '../errors';
 import {
   findRelation,
@@ -18,10 +18,9 @@ import type { BodyFormat, StatementRow } from '../sql/statements';
 
 /** POST (insert, upsert), PATCH (update) and DELETE on a table or view. */
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** The request body as JSON; PostgREST's PGRST102 for anything else. */
-export async function readJsonBody(c: Context): Promise<unknown> {
+/** The request body as JSON; PostgREST's PGRST102 for anything else (413 past the limit). */
+export async function readJsonBody(request: RestRequest): Promise<unknown> {
+  const { c } = request;
   const type = (c.req.header('content-type') ?? 'application/json')
     .split(';')[0]!
     .trim()
@@ -29,10 +28,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) {
     throw new RestError(415, 'PGRST102', `Content-Type not acceptable: ${type}`);
   }
-  const length = Number(c.req.header('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) throw restErrors.invalidBody('Request body is too large');
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw restErrors.invalidBody('Request body is too large');
+  const text = await readRestBody(request);
   if (text.trim() === '') throw restErrors.invalidBody('Empty or invalid json');
   try {
     return JSON.parse(text) as unknown;
@@ -140,7 +136,7 @@ export async function insertRows(request: RestRequest, name: string): Promise<Re
   const relation = findRelation(request, name);
   const { media, stripNulls } = negotiate(request, ['json', 'object', 'csv']);
   const query = parseQuery(request.search, { isRpcRead: false });
-  const body = await readJsonBody(request.c);
+  const body = await readJsonBody(request);
   const { columns, isArray } = payloadColumns(relation, body, query, { isArrayAllowed: true });
   const { preferences } = request;
   const isUpsert = preferences.resolution !== undefined;
@@ -224,7 +220,7 @@ export async function updateRows(request: RestRequest, name: string): Promise<Re
   const relation = findRelation(request, name);
   const { media, stripNulls } = negotiate(request, ['json', 'object', 'csv']);
   const query = parseQuery(request.search, { isRpcRead: false });
-  const body = await readJsonBody(request.c);
+  const body = await readJsonBody(request);
   const { columns } = payloadColumns(relation, body, query, { isArrayAllowed: false });
   const root = planRead(request.cache, relation, relation.name, { ...query, ranges: [] });
   const format = bodyFormat(request.preferences, media);
