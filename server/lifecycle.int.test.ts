@@ -21,10 +21,11 @@ let siteDir: string;
 let dataDir: string;
 let postgres: TestDatabase | undefined;
 
-function startProcess(): Promise<ServerProcess> {
+function startProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   return startServerProcess({
     dataDir,
     siteDir,
+    env,
     ...(postgres ? { databaseUrl: postgresUrl } : {}),
   });
 }
@@ -132,6 +133,46 @@ describe('the server process', () => {
         await db.close();
       }
     }
+  });
+
+  it('on SIGTERM while a statement runs on, exits within SHUTDOWN_TIMEOUT_MS + 2 s', async () => {
+    // A function that runs for minutes, created while the server is stopped.
+    const db = postgres?.db ?? (await openPGlite(path.join(dataDir, 'pgdata')));
+    try {
+      await db.exec(`
+        create function public.spin() returns bigint language sql as
+          $$ select count(*) from generate_series(1, 4000000000) $$;
+        grant execute on function public.spin() to anon;
+      `);
+    } finally {
+      if (!postgres) await db.close();
+    }
+    // A time-out far away: only the stop signal can end this statement.
+    const server = await startProcess({
+      STATEMENT_TIMEOUT_MS: '600000',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+    const { anonKey } = (await (await fetch(`${server.url}/config.json`)).json()) as {
+      anonKey: string;
+    };
+    const spinning = fetch(`${server.url}/rest/v1/rpc/spin`, {
+      method: 'POST',
+      headers: { apikey: anonKey },
+    }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // PostgreSQL answers on another connection; the embedded database is busy, and /health says so in time.
+    expect((await fetch(`${server.url}/health`)).status).toBe(postgres ? 200 : 503);
+
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    expect(Date.now() - signalledAt).toBeLessThan(1000 + 2000 + 1000);
+    await spinning;
+    if (postgres)
+      await postgres.db.query(
+        'select pg_cancel_backend(pid) from pg_stat_activity where query like $1',
+        ['%generate_series(1, 4000000000)%'],
+      );
   });
 
   it('refuses to start on a bad configuration, naming the variable', async () => {

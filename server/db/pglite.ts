@@ -46,7 +46,8 @@ export interface PGliteOptions {
 /** How much longer than the statement time-out the watchdog waits. */
 export const WATCHDOG_GRACE_MS = 2000;
 const PING_INTERVAL_MS = 250;
-const CLOSE_TIMEOUT_MS = 5000;
+/** How long closing waits for the thread to close its database (it may be stuck). */
+const CLOSE_TIMEOUT_MS = 1000;
 
 const requireFromHere = createRequire(import.meta.url);
 

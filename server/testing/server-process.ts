@@ -22,6 +22,8 @@ export async function startServerProcess(options: {
   /** PostgreSQL to run on; the embedded database in `dataDir` otherwise. */
   databaseUrl?: string;
   readyTimeoutMs?: number;
+  /** Extra environment. */
+  env?: Record<string, string>;
 }): Promise<ServerProcess> {
   const port = await findFreePort();
   const child = spawn(
@@ -37,6 +39,7 @@ export async function startServerProcess(options: {
         SITE_DIR: options.siteDir,
         LOG_FORMAT: 'json',
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
