@@ -180,6 +180,15 @@ function describeBlobStore(name: string, open: () => Promise<Target>, quirks: Qu
       expect(after).not.toContain(keys[1]);
     });
 
+    it('knows the blobs it wrote as its own, copies included', async () => {
+      const key = await putNew(randomBytes(10));
+      const copied = newKey();
+      await store.copy(key, copied);
+      expect(await store.ownKeys([key, copied])).toEqual([key, copied]);
+      expect(await store.ownKeys([])).toEqual([]);
+      await store.delete([key, copied]);
+    });
+
     describe('refuses invalid keys', () => {
       const badKeys = ['../x', 'a/b', '', 'ABCDEF0123', '../0123456789', '0123abcd/0123abcd'];
       const refused = /invalid blob key/;

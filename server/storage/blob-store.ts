@@ -42,8 +42,18 @@ export interface BlobStore {
   delete(keys: readonly string[]): Promise<void>;
   /** Whether a blob exists. */
   exists(key: string): Promise<boolean>;
-  /** Every key in the store with its last-modified time (for the orphan sweep). */
+  /**
+   * Every key in the store with its last-modified time (for the orphan sweep).
+   * In a place shared with others (an S3 bucket) this may include keys the
+   * store did not write: pass them through `ownKeys` before deleting any.
+   */
   list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /**
+   * Of these listed keys, the ones this store wrote itself (a blob another
+   * program or another deployment put in a shared bucket is never among
+   * them); only these may be swept.
+   */
+  ownKeys(keys: readonly string[]): Promise<string[]>;
   close?(): Promise<void>;
 }
 

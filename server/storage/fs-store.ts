@@ -3,6 +3,7 @@ import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:f
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
+  BLOB_KEY_PATTERN,
   BlobNotFoundError,
   assertBlobKey,
   type BlobStore,
@@ -112,6 +113,11 @@ export class FsBlobStore implements BlobStore {
         if (info?.isFile()) yield { key: name, modifiedAt: info.mtime };
       }
     }
+  }
+
+  /** The blob folder is the store's alone: every well-formed key in it is a blob it wrote. */
+  async ownKeys(keys: readonly string[]): Promise<string[]> {
+    return keys.filter((key) => BLOB_KEY_PATTERN.test(key));
   }
 }
 

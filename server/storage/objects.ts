@@ -121,6 +121,40 @@ function duplicateToConflict(error: unknown): never {
 }
 
 /**
+ * Refuses, as `caller`, a write that would be refused at the end (no
+ * permission, or a duplicate for `create`): the very statement the upload
+ * would run (so an upsert meets the UPDATE policies as well as the INSERT
+ * ones), in a transaction that is rolled back.
+ */
+export async function assertCanWrite(
+  service: StorageService,
+  c: Context,
+  options: {
+    target: ObjectTarget;
+    mode: WriteMode;
+    caller: Caller;
+    owner: string | undefined;
+    id?: string;
+  },
+): Promise<void> {
+  const { target, mode, caller, owner } = options;
+  try {
+    await asCaller(service, c, caller, async (tx) => {
+      await writeRow(tx, mode, target, {
+        id: options.id ?? randomUUID(),
+        owner,
+        metadata: { size: 0 },
+        userMetadata: undefined,
+        version: randomUUID(),
+      });
+      throw new RollBack();
+    });
+  } catch (error) {
+    if (!(error instanceof RollBack)) duplicateToConflict(error);
+  }
+}
+
+/**
  * Uploads (POST), updates (PUT) and signed uploads share this. `caller` is who
  * the row-level checks run as; `owner` is who the object is recorded as.
  */
@@ -137,20 +171,7 @@ export async function writeObject(
   const id = randomUUID();
 
   // Refuse early what would be refused at the end: no permission, or a duplicate.
-  try {
-    await asCaller(service, c, caller, async (tx) => {
-      await writeRow(tx, mode, target, {
-        id,
-        owner,
-        metadata: { size: 0 },
-        userMetadata: undefined,
-        version: randomUUID(),
-      });
-      throw new RollBack();
-    });
-  } catch (error) {
-    if (!(error instanceof RollBack)) duplicateToConflict(error);
-  }
+  await assertCanWrite(service, c, { target, mode, caller, owner, id });
 
   const upload = await stageUpload(c, service.tmpDir, limits);
   const version = randomUUID();

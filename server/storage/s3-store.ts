@@ -17,6 +17,17 @@ import {
 const DELETE_BATCH = 1000;
 /** The SDK never retries a streamed body (it cannot rewind it), so `put` retries itself. */
 const PUT_ATTEMPTS = 3;
+/** How many HeadObject requests `ownKeys` has in flight at once. */
+const HEAD_CONCURRENCY = 8;
+/**
+ * User metadata (`x-amz-meta-cervana-blob`) set on every blob this store
+ * writes, holding the blob's key. Only objects whose marker equals the key the
+ * store derived from their name are its own: not another program's objects,
+ * and not another deployment's blobs under a prefix that extends ours
+ * (prefix `a`, theirs `a-b`: their `a-b<uuid>` reads to us as key `-b<uuid>`,
+ * but carries the marker `<uuid>`).
+ */
+const MARKER = 'cervana-blob';
 
 /**
  * Keeps blobs in an S3 bucket (AWS or an S3-compatible server such as MinIO or
@@ -29,8 +40,13 @@ const PUT_ATTEMPTS = 3;
  * Checksums are sent and checked only where S3 requires them, because many
  * S3-compatible servers reject the SDK's newer default checksum headers.
  *
- * Blobs live under `prefix`, and `list` reports only keys shaped like blob keys,
- * so that an orphan sweep never touches other objects in a shared bucket.
+ * Blobs live under `prefix` (STORAGE_S3_PREFIX, empty by default, so that
+ * the keys stored in `storage.objects.version` keep resolving), and `list`
+ * reports only keys shaped like blob keys. The orphan sweep deletes only what
+ * `ownKeys` confirms carries this store's marker, so other objects in a shared
+ * bucket, at its root or under another prefix, are never touched, whatever
+ * their names. Blobs written before the marker existed carry none and are
+ * never swept (they are only ever orphans after a crash).
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
@@ -54,6 +70,7 @@ export class S3BlobStore implements BlobStore {
               Key,
               Body,
               ContentLength: file.size,
+              Metadata: { [MARKER]: key },
             }),
           );
           return;
@@ -103,6 +120,9 @@ export class S3BlobStore implements BlobStore {
           Key: this.objectKey(toKey),
           // A URL path: encode each segment, keep the slashes.
           CopySource: `${this.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
+          // The copy's marker names the copy's key, not the source's.
+          MetadataDirective: 'REPLACE',
+          Metadata: { [MARKER]: toKey },
         }),
       );
     } catch (error) {
@@ -160,6 +180,31 @@ export class S3BlobStore implements BlobStore {
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
+  }
+
+  async ownKeys(keys: readonly string[]): Promise<string[]> {
+    const own: string[] = [];
+    for (let start = 0; start < keys.length; start += HEAD_CONCURRENCY) {
+      const batch = keys.slice(start, start + HEAD_CONCURRENCY);
+      const marks = await Promise.all(batch.map((key) => this.markerOf(key)));
+      batch.forEach((key, index) => {
+        if (marks[index] === key) own.push(key);
+      });
+    }
+    return own;
+  }
+
+  /** The marker on the object at `key`, if it exists and has one. */
+  private async markerOf(key: string): Promise<string | undefined> {
+    try {
+      const { Metadata } = await this.client.send(
+        new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
+      return Metadata?.[MARKER];
+    } catch (error) {
+      if (this.isNotFound(error)) return undefined;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -322,3 +322,105 @@ describe('signed upload URLs', () => {
     await expectNothingStored(server, bucket, blobsBefore, ['incoming/late.txt']);
   });
 });
+
+describe('signed upload URLs with upsert meet the UPDATE policies', () => {
+  // The common Supabase pattern: anyone signed in may add objects, only the
+  // owner may change one. A signed upload URL that may replace an object is
+  // given only to a caller who may update it (as Supabase does: the check at
+  // signing time is the upsert itself, rolled back), and the upload honours
+  // the token's upsert flag, never the x-upsert header the uploader sends.
+  const RLS_REFUSAL = 'new row violates row-level security policy';
+  let shared: string;
+  let owner: SignedIn;
+  let other: SignedIn;
+  const original = 'the owner wrote this';
+
+  async function contentOf(key: string): Promise<string> {
+    const { data, error } = await admin.storage.from(shared).download(key);
+    expect(error).toBeNull();
+    return data!.text();
+  }
+
+  beforeAll(async () => {
+    shared = await createBucket(admin, uniqueBucket('upsert'));
+    owner = await signedInClient(server, { fullName: 'Olive Owner' });
+    other = await signedInClient(server, { fullName: 'Otto Other' });
+    await server.db.exec(
+      `create policy "upsert: anyone inserts" on storage.objects for insert to authenticated
+         with check (bucket_id = '${shared}');
+       create policy "upsert: anyone reads" on storage.objects for select to authenticated
+         using (bucket_id = '${shared}');
+       create policy "upsert: owners update" on storage.objects for update to authenticated
+         using (bucket_id = '${shared}' and owner_id = (select auth.uid())::text)
+         with check (bucket_id = '${shared}' and owner_id = (select auth.uid())::text);`,
+    );
+    const uploaded = await owner.client.storage.from(shared).upload('doc.txt', original);
+    expect(uploaded.error).toBeNull();
+  });
+
+  it('is refused to a user who may insert but not update the existing object', async () => {
+    const blobsBefore = await blobNames(server);
+    const signed = await other.client.storage
+      .from(shared)
+      .createSignedUploadUrl('doc.txt', { upsert: true });
+    expect(signed.data).toBeNull();
+    expectStorageError(signed.error, { statusCode: '403', message: RLS_REFUSAL });
+
+    // The same as their own upsert, which the UPDATE policy refuses too.
+    const direct = await other.client.storage
+      .from(shared)
+      .upload('doc.txt', 'overwritten', { upsert: true });
+    expect(direct.data).toBeNull();
+    expectStorageError(direct.error, { statusCode: '403', message: RLS_REFUSAL });
+    // Without upsert, the object exists.
+    const plain = await other.client.storage.from(shared).createSignedUploadUrl('doc.txt');
+    expectStorageError(plain.error, { statusCode: '409', message: 'The resource already exists' });
+
+    expect(await contentOf('doc.txt')).toBe(original);
+    expect((await objectRow(server, shared, 'doc.txt'))!.owner_id).toBe(owner.id);
+    expect(await blobNames(server)).toEqual(blobsBefore);
+  });
+
+  it('is given to the owner, whose upload replaces the object', async () => {
+    const signed = await owner.client.storage
+      .from(shared)
+      .createSignedUploadUrl('doc.txt', { upsert: true });
+    expect(signed.error).toBeNull();
+    expect(decodeJwt(signed.data!.token).upsert).toBe(true);
+    const replaced = await admin.storage
+      .from(shared)
+      .uploadToSignedUrl('doc.txt', signed.data!.token, 'the owner replaced it', { upsert: true });
+    expect(replaced.error).toBeNull();
+    expect(await contentOf('doc.txt')).toBe('the owner replaced it');
+    expect((await objectRow(server, shared, 'doc.txt'))!.owner_id).toBe(owner.id);
+  });
+
+  it('is given for a name nobody holds yet: the INSERT policy decides', async () => {
+    const signed = await other.client.storage
+      .from(shared)
+      .createSignedUploadUrl('otto.txt', { upsert: true });
+    expect(signed.error).toBeNull();
+    const uploaded = await admin.storage
+      .from(shared)
+      .uploadToSignedUrl('otto.txt', signed.data!.token, 'mine', { upsert: true });
+    expect(uploaded.error).toBeNull();
+    expect((await objectRow(server, shared, 'otto.txt'))!.owner_id).toBe(other.id);
+  });
+
+  it('follows the token, not an x-upsert header added at upload', async () => {
+    const signed = await other.client.storage.from(shared).createSignedUploadUrl('race.txt');
+    expect(signed.error).toBeNull();
+    expect(decodeJwt(signed.data!.token).upsert).toBe(false);
+    // The owner takes the name after the URL was signed.
+    expect((await owner.client.storage.from(shared).upload('race.txt', original)).error).toBeNull();
+    const blobsBefore = await blobNames(server);
+    // uploadToSignedUrl sends x-upsert: true; the token said no.
+    const late = await other.client.storage
+      .from(shared)
+      .uploadToSignedUrl('race.txt', signed.data!.token, 'overwritten', { upsert: true });
+    expect(late.data).toBeNull();
+    expectStorageError(late.error, { statusCode: '409', message: 'The resource already exists' });
+    expect(await contentOf('race.txt')).toBe(original);
+    expect(await blobNames(server)).toEqual(blobsBefore);
+  });
+});

@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { DatabaseError } from '../db/database';
 import { JwtVerificationError } from '../keys/key-ring';
 import type { Caller } from './caller';
 import { findObject } from './download';
 import { storageErrors } from './errors';
 import { assertBucketId, assertKey, isValidKey } from './names';
-import { writeObject } from './objects';
+import { assertCanWrite, writeObject } from './objects';
 import { describeTransform, hasTransform, parseTransform } from './render';
 import { readBody } from './request-body';
 import { asCaller, callerFor, type StorageService } from './service';
@@ -145,20 +144,16 @@ export async function signUpload(
   assertKey(key);
   const caller = await callerFor(service, c);
   const upsert = c.req.header('x-upsert') === 'true';
-  // The caller must be allowed to write there now: a plain insert (as Supabase
-  // checks it, so an insert policy is enough), rolled back.
-  await asCaller(service, c, caller, async (tx) => {
-    await tx.query('savepoint can_insert');
-    try {
-      await tx.query(
-        `insert into storage.objects (bucket_id, name, owner_id) values ($1, $2, $3)`,
-        [bucketId, key, caller.owner ?? null],
-      );
-    } catch (error) {
-      if (!(error instanceof DatabaseError && error.code === '23505')) throw error;
-      if (!upsert) throw storageErrors.resourceExists();
-    }
-    await tx.query('rollback to savepoint can_insert');
+  // The caller must be allowed now to write there as the token will: the write
+  // an upload of theirs would make, rolled back, as Supabase checks it. A plain
+  // insert (a duplicate refused), or with upsert an insert that updates the
+  // existing object, so the UPDATE policies decide too: a token that may
+  // replace someone's object is never given to a caller who may only insert.
+  await assertCanWrite(service, c, {
+    target: { bucketId, key },
+    mode: upsert ? 'upsert' : 'create',
+    caller,
+    owner: caller.owner,
   });
   const token = await service.ring.sign(
     { url: `${bucketId}/${key}`, scope: 'upload', owner: caller.owner, upsert },

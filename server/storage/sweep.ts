@@ -3,13 +3,16 @@ import type { StorageService } from './service';
 /**
  * Removes blobs no row points to: left by a crash between storing a blob and
  * committing its row, or between deleting a row and its blob. Only blobs
- * older than `graceMs` go, so an upload in flight is never touched.
+ * older than `graceMs` (at `now`) go, so an upload in flight is never touched,
+ * and only blobs the store confirms it wrote itself (`ownKeys`), so objects of
+ * other programs or other deployments in a shared S3 bucket never do.
  */
 export async function sweepOrphanBlobs(
   service: Pick<StorageService, 'db' | 'store' | 'logger'>,
-  graceMs = 60 * 60 * 1000,
+  options: { graceMs?: number; now?: number } = {},
 ): Promise<number> {
-  const cutoff = Date.now() - graceMs;
+  const { graceMs = 60 * 60 * 1000, now = Date.now() } = options;
+  const cutoff = now - graceMs;
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
@@ -19,7 +22,7 @@ export async function sweepOrphanBlobs(
       [batch],
     );
     const referenced = new Set(rows.map((row) => row.version));
-    const orphans = batch.filter((key) => !referenced.has(key));
+    const orphans = await service.store.ownKeys(batch.filter((key) => !referenced.has(key)));
     if (orphans.length > 0) await service.store.delete(orphans);
     removed += orphans.length;
     batch = [];

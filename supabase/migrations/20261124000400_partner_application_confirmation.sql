@@ -197,8 +197,9 @@ begin
     'partner_application_confirm',
     'Please confirm your application',
     array[
-      format('Someone, we hope you, applied to the Cervana partner program with this email '
-        || 'address on behalf of %s.', application.company),
+      -- Nothing the applicant typed: the address is not yet shown to be theirs, and
+      -- our name must not carry someone else's text to it.
+      'Someone, we hope you, applied to the Cervana partner program with this email address.',
       'If it was you, confirm your application with the link below within 3 days; our '
         || 'partnerships team reviews it once it is confirmed.',
       'If it was not you, ignore this email: nothing happens without the link.'
