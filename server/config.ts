@@ -64,6 +64,9 @@ const platformEnvironmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(15000),
+  IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(65000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000000).default(1024),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(8000),
   SALES_INBOX: z.string().trim().email().default('sales@cervana.ai'),
   STORAGE_BACKEND: z.enum(['fs', 's3']).default('fs'),
@@ -152,6 +155,13 @@ export interface Config {
   trustProxy: boolean;
   log: { level: string; format: 'json' | 'pretty' };
   shutdownTimeoutMs: number;
+  /**
+   * HTTP connection limits: how long a request's headers may take to arrive,
+   * how long a connection may sit with no bytes moving (between requests or
+   * within one: a large upload on a slow link is never cut off while it moves),
+   * and how many connections are open at once.
+   */
+  http: { headersTimeoutMs: number; idleTimeoutMs: number; maxConnections: number };
   /**
    * How long one statement of an API request may run (0: no limit). PostgreSQL
    * cancels it; the embedded database's watchdog restarts it (decision 014).
@@ -254,6 +264,11 @@ export function loadConfig(
       format: values.LOG_FORMAT ?? (context.isTty ? 'pretty' : 'json'),
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
+      idleTimeoutMs: values.IDLE_TIMEOUT_MS,
+      maxConnections: values.MAX_CONNECTIONS,
+    },
     statementTimeoutMs: values.STATEMENT_TIMEOUT_MS,
     siteDir: values.SITE_DIR
       ? path.resolve(values.SITE_DIR)

@@ -75,10 +75,29 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     trustProxy: config.trustProxy,
   });
   const app = createApp({ ...dependencies, site, rest, storage: storage.routes });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 300_000;
+  const { headersTimeoutMs, idleTimeoutMs, maxConnections } = config.http;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: {
+      // A client that trickles its headers (slowloris) is cut off once this passes…
+      headersTimeout: headersTimeoutMs,
+      // …checked this often (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+      // No deadline for a whole request: a 500 MB upload on a slow link may take long,
+      // so long as bytes keep moving (the idle timeout below).
+      requestTimeout: 0,
+    },
+  }) as Server;
+  // No bytes either way for this long, mid-request or between keep-alive requests: closed.
+  server.timeout = idleTimeoutMs;
+  server.keepAliveTimeout = idleTimeoutMs;
+  server.maxConnections = maxConnections;
+  let lastDropWarning = 0;
+  server.on('drop', () => {
+    if (Date.now() - lastDropWarning < 60_000) return;
+    lastDropWarning = Date.now();
+    logger.warn(`MAX_CONNECTIONS (${maxConnections}) reached: refusing new connections`);
+  });
 
   try {
     await listen(server, config.port, config.host);

@@ -4,7 +4,7 @@ import { queueEmail, queueSms } from '../mail/outbox';
 import type { AuthDependencies } from './context';
 import { errors } from './errors';
 import { issueOneTimeToken, type OneTimeTokenType } from './one-time-tokens';
-import { hitRateLimit } from './rate-limits';
+import { hitRateLimit, networkKey } from './rate-limits';
 import { epochSeconds } from './time';
 import type { UserRow } from './users';
 
@@ -38,7 +38,7 @@ function assertNotTooSoon(deps: AuthDependencies, sentAt: string | null, sms = f
 async function countEmail(db: Queryable, deps: AuthDependencies, ip: string): Promise<void> {
   await hitRateLimit(
     db,
-    `email:${ip}`,
+    networkKey('email', ip),
     deps.config.rateLimits.emailSentPerHour,
     3600,
     errors.overEmailSendRateLimit,
@@ -48,7 +48,7 @@ async function countEmail(db: Queryable, deps: AuthDependencies, ip: string): Pr
 async function countSms(db: Queryable, deps: AuthDependencies, ip: string): Promise<void> {
   await hitRateLimit(
     db,
-    `sms:${ip}`,
+    networkKey('sms', ip),
     deps.config.rateLimits.smsSentPerHour,
     3600,
     errors.overRequestRateLimit,

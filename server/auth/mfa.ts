@@ -10,7 +10,15 @@ import { queueSms } from '../mail/outbox';
 import { recordAudit, type AuditActor } from './audit';
 import type { AuthDependencies, HandleAuth } from './context';
 import { AuthError, errors } from './errors';
-import { hitRateLimit } from './rate-limits';
+import { WRONG_CODES_PER_CODE } from './one-time-tokens';
+import {
+  accountKey,
+  attemptsCounted,
+  countAttempt,
+  hitRateLimit,
+  networkKey,
+  refundHit,
+} from './rate-limits';
 import { clientIp, isUuid, optionalString, readBody } from './request';
 import { authenticate, type Authenticated } from './request-auth';
 import { insertRefreshToken, recordAuthMethod, tokenResponse, type AuthMethod } from './sessions';
@@ -35,6 +43,12 @@ const PHONE_CHALLENGE_FREQUENCY_SECONDS = 60;
  */
 const CHALLENGE_AND_VERIFY_LIMIT = 30;
 const CHALLENGE_AND_VERIFY_WINDOW_SECONDS = 120;
+/**
+ * Wrong codes one user may enter in an hour, over all challenges (each of which
+ * is void after `WRONG_CODES_PER_CODE`): past it, verification answers 429 until
+ * the hour ends, so new challenges do not buy more guesses.
+ */
+const WRONG_CODES_PER_USER_PER_HOUR = 20;
 
 const TOTP_OPTIONS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
@@ -105,7 +119,7 @@ async function limitChallengeAndVerify(
 ): Promise<void> {
   await hitRateLimit(
     deps.db,
-    `mfa_${endpoint}:${ip}`,
+    networkKey(`mfa_${endpoint}`, ip),
     CHALLENGE_AND_VERIFY_LIMIT,
     CHALLENGE_AND_VERIFY_WINDOW_SECONDS,
     errors.overRequestRateLimit,
@@ -478,6 +492,56 @@ interface ChallengeRow {
   same_ip: boolean;
   expired: boolean;
   otp_code: string | null;
+  /** created_at in epoch seconds: the window its wrong codes are counted in. */
+  created: number;
+}
+
+function challengeExpired(challengeId: string): AuthError {
+  return new AuthError(
+    422,
+    'mfa_challenge_expired',
+    `MFA challenge ${challengeId} has expired, verify against another challenge or create a new challenge.`,
+  );
+}
+
+/**
+ * Counts this attempt against the user and the challenge before the code is
+ * checked, so concurrent guesses cannot slip past either count: 429 once the
+ * user has used the hour's attempts, and the challenge deleted (expired) once
+ * it has had its `WRONG_CODES_PER_CODE`. A right code gives the user's attempt
+ * back; a wrong one that uses the challenge's last attempt deletes it.
+ */
+async function reserveCodeAttempt(
+  deps: AuthDependencies,
+  user: UserRow,
+  challenge: ChallengeRow,
+): Promise<{ refund(): Promise<void>; wrongCode(error: AuthError): Promise<never> }> {
+  const userKey = accountKey('mfa_wrong_codes', user.id);
+  await hitRateLimit(
+    deps.db,
+    userKey,
+    WRONG_CODES_PER_USER_PER_HOUR,
+    3600,
+    errors.overRequestRateLimit,
+  );
+  const attempts = await countAttempt(
+    deps.db,
+    accountKey('mfa_wrong_code', challenge.id),
+    challenge.created,
+  );
+  const deleteChallenge = () =>
+    deps.db.query(`delete from auth.mfa_challenges where id = $1`, [challenge.id]);
+  if (attempts > WRONG_CODES_PER_CODE) {
+    await deleteChallenge();
+    throw challengeExpired(challenge.id);
+  }
+  return {
+    refund: () => refundHit(deps.db, userKey, 3600),
+    async wrongCode(error) {
+      if (attempts >= WRONG_CODES_PER_CODE) await deleteChallenge();
+      throw error;
+    },
+  };
 }
 
 async function verifyFactor(c: Context, deps: AuthDependencies): Promise<Response> {
@@ -506,13 +570,22 @@ async function verifyFactor(c: Context, deps: AuthDependencies): Promise<Respons
   const { rows } = challengeId
     ? await deps.db.query<ChallengeRow>(
         `select id, verified_at, otp_code, ip_address = $3::inet as same_ip,
-                created_at + make_interval(secs => $4) < now() as expired
+                created_at + make_interval(secs => $4) < now() as expired,
+                extract(epoch from created_at)::float8 as created
          from auth.mfa_challenges where id = $1 and factor_id = $2`,
         [challengeId, factor.id, ip, deps.config.mfa.challengeExpirySeconds],
       )
     : { rows: [] as ChallengeRow[] };
   const challenge = rows[0];
   if (!challenge) {
+    // A challenge voided by wrong codes reads as expired: the client should start another.
+    if (
+      challengeId &&
+      (await attemptsCounted(deps.db, accountKey('mfa_wrong_code', challengeId))) >=
+        WRONG_CODES_PER_CODE
+    ) {
+      throw challengeExpired(challengeId);
+    }
     throw new AuthError(
       422,
       'mfa_factor_not_found',
@@ -522,12 +595,9 @@ async function verifyFactor(c: Context, deps: AuthDependencies): Promise<Respons
   if (challenge.verified_at || !challenge.same_ip) throw ipMismatch();
   if (challenge.expired) {
     await deps.db.query(`delete from auth.mfa_challenges where id = $1`, [challenge.id]);
-    throw new AuthError(
-      422,
-      'mfa_challenge_expired',
-      `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
-    );
+    throw challengeExpired(challenge.id);
   }
+  const attempt = await reserveCodeAttempt(deps, user, challenge);
 
   if (factor.factor_type === 'totp') {
     const valid =
@@ -539,16 +609,21 @@ async function verifyFactor(c: Context, deps: AuthDependencies): Promise<Respons
         window: 1,
       }) !== null;
     if (!valid) {
-      throw new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
+      await attempt.wrongCode(
+        new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
+      );
     }
   } else {
     const valid =
       challenge.otp_code !== null &&
       sameHash(challenge.otp_code, hashPhoneCode(challenge.id, code));
     if (!valid) {
-      throw new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered');
+      await attempt.wrongCode(
+        new AuthError(422, 'mfa_verification_failed', 'Invalid MFA Phone code entered'),
+      );
     }
   }
+  await attempt.refund();
 
   if (!sessionId) {
     throw new AuthError(500, 'unexpected_failure', 'Cannot read SessionId claim as UUID');

@@ -1,5 +1,9 @@
 import type { Queryable } from '../db/database';
+import { accountKey, countAttempt } from './rate-limits';
 import { generateOtp, tokenHash } from './tokens';
+
+/** Wrong codes a one-time code (or an MFA challenge) takes before it is void. */
+export const WRONG_CODES_PER_CODE = 5;
 
 export type OneTimeTokenType =
   | 'confirmation_token'
@@ -106,4 +110,45 @@ export async function deleteOneTimeToken(
     userId,
     type,
   ]);
+}
+
+/** A live code of an address, locked while a verification weighs a code against it. */
+export interface LiveCode {
+  id: string;
+  /** created_at in epoch seconds: its wrong codes are counted from then. */
+  issued: number;
+}
+
+/**
+ * Locks an address's live codes of these types before a code sent for it is
+ * looked up, so concurrent guesses at one address are weighed one at a time
+ * and none slips past the count of wrong codes.
+ */
+export async function lockCodesFor(
+  db: Queryable,
+  relatesTo: string,
+  types: OneTimeTokenType[],
+): Promise<LiveCode[]> {
+  const { rows } = await db.query<LiveCode>(
+    `select id, extract(epoch from created_at)::float8 as issued
+     from auth.one_time_tokens where relates_to = $1 and token_type = any($2::text[])
+     order by id for update`,
+    [relatesTo, types],
+  );
+  return rows;
+}
+
+/**
+ * A code that matched none of the address's live codes (locked by
+ * `lockCodesFor`): one wrong code is counted against each, and one that has
+ * taken `WRONG_CODES_PER_CODE` is deleted, so it must be sent again. A code
+ * sent again starts a new count (the count is kept per code and issue time).
+ */
+export async function countWrongCode(db: Queryable, codes: LiveCode[]): Promise<void> {
+  for (const code of codes) {
+    const attempts = await countAttempt(db, accountKey('wrong_code', code.id), code.issued);
+    if (attempts >= WRONG_CODES_PER_CODE) {
+      await db.query(`delete from auth.one_time_tokens where id = $1`, [code.id]);
+    }
+  }
 }

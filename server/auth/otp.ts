@@ -5,7 +5,7 @@ import { createUser } from './create-user';
 import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendMagicLink, sendSignupConfirmation, sendSmsCode } from './messages';
-import { hitRateLimit } from './rate-limits';
+import { hitRateLimit, networkKey } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody } from './request';
 import {
@@ -38,7 +38,7 @@ export async function otp(c: Context, deps: AuthDependencies): Promise<Response>
     throw errors.validation('Channel should only be specified with Phone OTP');
   await hitRateLimit(
     deps.db,
-    `otp:${ip}`,
+    networkKey('otp', ip),
     config.rateLimits.otpPerHour,
     3600,
     errors.overRequestRateLimit,

@@ -33,24 +33,55 @@ function workerFile(): string {
   throw new Error('password-worker.mjs not found next to the server code');
 }
 
+/**
+ * Hashes waiting for a thread, per thread, before new ones are refused with
+ * 429: at tens of milliseconds each, a full queue is about two seconds of work.
+ * Without a bound a flood of sign-ins would queue without end, each waiting
+ * request holding its socket and body.
+ */
+const QUEUED_PER_THREAD = 32;
+
 let pool: Piscina | undefined;
 function passwordPool(): Piscina {
-  pool ??= new Piscina({
-    filename: workerFile(),
-    minThreads: 0,
-    maxThreads: Math.max(1, availableParallelism()),
-    idleTimeout: 60_000,
-    niceIncrement: 10,
-  });
+  if (!pool) {
+    const threads = Math.max(1, availableParallelism());
+    pool = new Piscina({
+      filename: workerFile(),
+      minThreads: 0,
+      maxThreads: threads,
+      maxQueue: threads * QUEUED_PER_THREAD,
+      idleTimeout: 60_000,
+      niceIncrement: 10,
+    });
+  }
   return pool;
 }
 
+let tasksRun = 0;
+/** How many bcrypt hashes and comparisons this process has asked the pool for (tests read it). */
+export function passwordTasksRun(): number {
+  return tasksRun;
+}
+
+async function runTask<T>(task: object, name: 'hash' | 'compare'): Promise<T> {
+  tasksRun += 1;
+  try {
+    return (await passwordPool().run(task, { name })) as T;
+  } catch (error) {
+    // Piscina's "Task queue is at limit": the server is busy hashing; ask the client to slow down.
+    if (error instanceof Error && /queue is at limit/i.test(error.message)) {
+      throw errors.overRequestRateLimit();
+    }
+    throw error;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return passwordPool().run({ password, cost: BCRYPT_COST }, { name: 'hash' }) as Promise<string>;
+  return runTask<string>({ password, cost: BCRYPT_COST }, 'hash');
 }
 
 function bcryptCompare(password: string, hash: string): Promise<boolean> {
-  return passwordPool().run({ password, hash }, { name: 'compare' }) as Promise<boolean>;
+  return runTask<boolean>({ password, hash }, 'compare');
 }
 
 let dummyHash: Promise<string> | undefined;

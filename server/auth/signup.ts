@@ -7,7 +7,7 @@ import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendSignupConfirmation, sendSmsCode } from './messages';
 import { checkPasswordStrength, hashPassword } from './passwords';
-import { hitRateLimit } from './rate-limits';
+import { hitRateLimit, networkKey } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody, userAgent } from './request';
 import { recordAudit } from './audit';
@@ -58,6 +58,20 @@ function obfuscatedUser(input: {
   };
 }
 
+/**
+ * The per-network sign-in and sign-up limit, counted (and committed) before the
+ * password is hashed: a caller over the limit costs no bcrypt work.
+ */
+async function limitSignUps(deps: AuthDependencies, ip: string): Promise<void> {
+  await hitRateLimit(
+    deps.db,
+    networkKey('signin', ip),
+    deps.config.rateLimits.signInSignUpPer5Minutes,
+    300,
+    errors.overRequestRateLimit,
+  );
+}
+
 export async function signup(c: Context, deps: AuthDependencies): Promise<Response> {
   const { config } = deps;
   const body = await readBody(c, signupBody);
@@ -70,7 +84,7 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
     return deps.db.transaction(async (tx) => {
       await hitRateLimit(
         tx,
-        `anonymous:${ip}`,
+        networkKey('anonymous', ip),
         config.rateLimits.anonymousUsersPerHour,
         3600,
         errors.overRequestRateLimit,
@@ -101,15 +115,9 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
       throw errors.validation('Unable to validate email address: invalid format');
     if (!body.password) throw errors.validation('Signup requires a valid password');
     checkPasswordStrength(config.password, body.password);
+    await limitSignUps(deps, ip);
     const encryptedPassword = await hashPassword(body.password);
     return deps.db.transaction(async (tx) => {
-      await hitRateLimit(
-        tx,
-        `signin:${ip}`,
-        config.rateLimits.signInSignUpPer5Minutes,
-        300,
-        errors.overRequestRateLimit,
-      );
       const existing = await findUserByEmail(tx, email);
       if (existing && !existing.is_anonymous) {
         return repeatedSignup(
@@ -146,15 +154,9 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
   if (challenge) throw errors.validation('PKCE not supported for phone signups');
   if (!body.password) throw errors.validation('Signup requires a valid password');
   checkPasswordStrength(config.password, body.password);
+  await limitSignUps(deps, ip);
   const encryptedPassword = await hashPassword(body.password);
   return deps.db.transaction(async (tx) => {
-    await hitRateLimit(
-      tx,
-      `signin:${ip}`,
-      config.rateLimits.signInSignUpPer5Minutes,
-      300,
-      errors.overRequestRateLimit,
-    );
     const existing = await findUserByPhone(tx, phone);
     if (existing)
       return repeatedSignup(c, tx, deps, existing, { ip, redirectTo }, { phone, data: body.data });

@@ -6,7 +6,7 @@ import type { AuthDependencies } from './context';
 import { AuthError, OAuthError, errors } from './errors';
 import { consumeFlowState } from './flow-state';
 import { hashPassword, verifyPassword, weakPasswordNote } from './passwords';
-import { currentHits, hitRateLimit } from './rate-limits';
+import { accountKey, currentHits, hitRateLimit, networkKey, type LimitKey } from './rate-limits';
 import { clientIp, optionalString, readBody, userAgent } from './request';
 import { insertRefreshToken, startSession, tokenResponse, type AuthMethod } from './sessions';
 import { matchesCodeChallenge } from './tokens';
@@ -24,8 +24,24 @@ const FREE_FAILURES = 5;
 const SLOWDOWN_STEP_MS = 400;
 const MAX_SLOWDOWN_MS = 4000;
 
+/** Failed password attempts against one account (its email address or phone number), per hour. */
+export function failedPasswordKey(identifier: string): LimitKey {
+  return accountKey('failed', identifier);
+}
+
+/** Counts one failed password attempt against the account (sign-in, or a wrong current_password). */
+export async function countFailedPassword(db: Queryable, identifier: string): Promise<void> {
+  await hitRateLimit(
+    db,
+    failedPasswordKey(identifier),
+    Number.MAX_SAFE_INTEGER,
+    3600,
+    errors.overRequestRateLimit,
+  );
+}
+
 /** Whether the user signed in from this IP address in the last 30 days (the audit log). */
-async function hasSignedInFrom(db: Queryable, userId: string, ip: string): Promise<boolean> {
+export async function hasSignedInFrom(db: Queryable, userId: string, ip: string): Promise<boolean> {
   const { rows } = await db.query(
     `select 1 from auth.audit_log_entries
      where ip_address = $2 and payload ->> 'actor_id' = $1 and payload ->> 'action' = 'login'
@@ -86,11 +102,11 @@ async function passwordGrant(c: Context, deps: AuthDependencies): Promise<Respon
   const identifier = body.email
     ? normaliseEmail(body.email)
     : (normalisePhone(body.phone!) ?? body.phone!.trim());
-  const failureKey = `failed:${identifier}`;
+  const failureKey = failedPasswordKey(identifier);
 
   await hitRateLimit(
     deps.db,
-    `signin:${ip}`,
+    networkKey('signin', ip),
     config.rateLimits.signInSignUpPer5Minutes,
     300,
     errors.overRequestRateLimit,
@@ -114,13 +130,7 @@ async function passwordGrant(c: Context, deps: AuthDependencies): Promise<Respon
   }
   const isValid = await verifyPassword(password, user?.encrypted_password);
   if (!user || !isValid || user.is_anonymous) {
-    await hitRateLimit(
-      deps.db,
-      failureKey,
-      Number.MAX_SAFE_INTEGER,
-      3600,
-      errors.overRequestRateLimit,
-    );
+    await countFailedPassword(deps.db, identifier);
     throw errors.invalidCredentials();
   }
   if (isBanned(user)) throw errors.userBanned();
@@ -176,7 +186,7 @@ async function refreshGrant(c: Context, deps: AuthDependencies): Promise<Respons
   if (body.refresh_token.length < 12) throw errors.validation('Refresh token is not valid');
   await hitRateLimit(
     deps.db,
-    `refresh:${ip}`,
+    networkKey('refresh', ip),
     config.rateLimits.tokenRefreshPer5Minutes,
     300,
     errors.overRequestRateLimit,

@@ -9,9 +9,11 @@ import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendEmailChange, sendSmsCode } from './messages';
 import { deleteOneTimeToken, findOneTimeToken } from './one-time-tokens';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
+import { accountKey, currentHits, hitRateLimit } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody } from './request';
 import { authenticate, type Authenticated } from './request-auth';
+import { countFailedPassword, failedPasswordKey, hasSignedInFrom } from './token';
 import { tokenHash } from './tokens';
 import {
   findUserByEmail,
@@ -92,6 +94,55 @@ async function verifyNonce(
   await deleteOneTimeToken(tx, user.id, 'reauthentication_token');
 }
 
+/**
+ * Password changes one user may request in an hour. Each can cost three bcrypt
+ * runs (current password, same-password check, new hash), so they are counted,
+ * and committed, before any of them.
+ */
+const PASSWORD_CHANGES_PER_USER_PER_HOUR = 10;
+
+/** The addresses a user signs in with, as failed sign-ins are counted against them. */
+function signInIdentifiers(user: UserRow): string[] {
+  return [user.email ? normaliseEmail(user.email) : '', user.phone ?? ''].filter(Boolean);
+}
+
+/**
+ * A current_password is a password guess: refused, like a sign-in, once the
+ * account has had too many failed attempts this hour, unless the caller's
+ * address is one the owner signed in from before.
+ */
+async function checkCurrentPasswordBudget(
+  deps: AuthDependencies,
+  user: UserRow,
+  ip: string,
+): Promise<void> {
+  const limit = deps.config.rateLimits.failedSignInsPerAccountPerHour;
+  for (const identifier of signInIdentifiers(user)) {
+    if ((await currentHits(deps.db, failedPasswordKey(identifier), 3600)) >= limit) {
+      if (await hasSignedInFrom(deps.db, user.id, ip)) return;
+      throw errors.overRequestRateLimit();
+    }
+  }
+}
+
+/** Awaits the update; a wrong current password then counts as a failed sign-in (after the rollback). */
+async function countingWrongCurrentPassword(
+  deps: AuthDependencies,
+  user: UserRow,
+  update: Promise<void>,
+): Promise<void> {
+  try {
+    await update;
+  } catch (error) {
+    if (error instanceof AuthError && error.code === 'current_password_invalid') {
+      for (const identifier of signInIdentifiers(user)) {
+        await countFailedPassword(deps.db, identifier);
+      }
+    }
+    throw error;
+  }
+}
+
 /** PUT /user: metadata, password, email and phone changes for the signed-in user. */
 export async function updateUser(c: Context, deps: AuthDependencies): Promise<Response> {
   const auth: Authenticated = await authenticate(c, deps);
@@ -112,8 +163,18 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
   const changesEmail = Boolean(email && email !== user.email);
   const changesPhone = Boolean(phone && phone !== user.phone);
   const changesPassword = Boolean(body.password);
+  if (changesPassword) {
+    await hitRateLimit(
+      deps.db,
+      accountKey('password_change', user.id),
+      PASSWORD_CHANGES_PER_USER_PER_HOUR,
+      3600,
+      errors.overRequestRateLimit,
+    );
+    if (body.current_password !== undefined) await checkCurrentPasswordBudget(deps, user, ip);
+  }
 
-  await deps.db.transaction(async (tx) => {
+  const update = deps.db.transaction(async (tx) => {
     const session = await sessionInfo(tx, auth.sessionId);
     if (
       (changesPassword || changesEmail || changesPhone) &&
@@ -227,6 +288,7 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
       ip,
     );
   });
+  await countingWrongCurrentPassword(deps, user, update);
   return c.json(await loadUserJson(deps.db, user.id));
 }
 

@@ -9,13 +9,16 @@ import { issueAuthCode } from './flow-state';
 import {
   EMAIL_VERIFY_TYPES,
   PHONE_VERIFY_TYPES,
+  countWrongCode,
   deleteOneTimeToken,
   findLatestToken,
   findOneTimeToken,
+  lockCodesFor,
   tokenTypesFor,
+  type LiveCode,
   type StoredToken,
 } from './one-time-tokens';
-import { hitRateLimit } from './rate-limits';
+import { hitRateLimit, networkKey } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, isTokenHash, optionalString, readBody, userAgent } from './request';
 import { startSession, type AuthMethod } from './sessions';
@@ -137,16 +140,20 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
     throw errors.validation('Verify requires either a token or a token hash');
   await hitRateLimit(
     deps.db,
-    `verify:${ip}`,
+    networkKey('verify', ip),
     deps.config.rateLimits.verifyPer5Minutes,
     300,
     errors.overRequestRateLimit,
   );
   const context = { ip, userAgent: userAgent(c) };
 
+  // A wrong code must be counted even though the request fails: the miss is
+  // returned, not thrown, from the transaction, so the count commits.
   const outcome = await deps.db.transaction(async (tx) => {
     const types = tokenTypesFor[type]!;
     let stored: StoredToken | null = null;
+    /** The live codes of the address the request names (none for a token hash). */
+    let live: LiveCode[] | undefined;
     if (body.token_hash) {
       stored = isTokenHash(body.token_hash)
         ? await findOneTimeToken(tx, body.token_hash, types)
@@ -155,6 +162,7 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
       if (!body.phone) throw errors.validation('Verify requires a phone number for this type');
       const phone = normalisePhone(body.phone);
       if (!phone) throw errors.validation('Invalid phone number format (E.164 required)');
+      live = await lockCodesFor(tx, phone, types);
       const testCode = deps.config.smsTestOtp.get(phone);
       if (testCode && testCode === body.token) {
         const { rows } = await tx.query<{ id: string }>(
@@ -178,9 +186,15 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
       if (!body.email) throw errors.validation('Verify requires an email address for this type');
       const email = normaliseEmail(body.email);
       if (!email.includes('@')) throw errors.validation('Invalid email format', 422);
+      live = await lockCodesFor(tx, email, types);
       stored = await findOneTimeToken(tx, tokenHash(email, body.token!), types);
     }
-    if (!stored) throw errors.otpExpired();
+    if (!stored) {
+      if (!live) throw errors.otpExpired();
+      // Too many wrong codes void the code: it then fails as any wrong or expired one does.
+      await countWrongCode(tx, live);
+      return { kind: 'wrong_code' as const };
+    }
     const verified = await applyVerification(tx, deps, type, stored, context);
     if (verified.kind === 'message') return verified;
     return {
@@ -188,6 +202,7 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
       session: await startSession(tx, deps, verified.user, methodFor[type] ?? 'otp', context),
     };
   });
+  if (outcome.kind === 'wrong_code') throw errors.otpExpired();
   if (outcome.kind === 'message') return c.json({ msg: outcome.message, code: '200' });
   return c.json(outcome.session);
 }
@@ -213,7 +228,7 @@ export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Res
     if (!isTokenHash(hash)) throw errors.otpExpired();
     await hitRateLimit(
       deps.db,
-      `verify:${ip}`,
+      networkKey('verify', ip),
       deps.config.rateLimits.verifyPer5Minutes,
       300,
       errors.overRequestRateLimit,
