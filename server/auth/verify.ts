@@ -207,6 +207,13 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
   return c.json(outcome.session);
 }
 
+/** The redirect address with `params` as its fragment, replacing any fragment it had (as GoTrue does). */
+function withFragment(redirectTo: string, params: URLSearchParams): string {
+  const url = new URL(redirectTo);
+  url.hash = params.toString();
+  return url.toString();
+}
+
 /** GET /verify: the link in an email. Redirects back with the session, a PKCE code, or the error. */
 export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Response> {
   const redirectTo = resolveRedirect(deps.config, c.req.query('redirect_to'));
@@ -219,7 +226,7 @@ export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Res
         error.code === 'otp_expired' ? 'Email link is invalid or has expired' : error.message,
       sb: '',
     });
-    return c.redirect(`${redirectTo}#${fragment}`, 303);
+    return c.redirect(withFragment(redirectTo, fragment), 303);
   };
   try {
     const type = assertType(c.req.query('type'));
@@ -257,7 +264,7 @@ export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Res
     });
     if (result.kind === 'message') {
       return c.redirect(
-        `${redirectTo}#${new URLSearchParams({ message: result.message, sb: '' })}`,
+        withFragment(redirectTo, new URLSearchParams({ message: result.message, sb: '' })),
         303,
       );
     }
@@ -276,7 +283,7 @@ export async function verifyGet(c: Context, deps: AuthDependencies): Promise<Res
       type,
       sb: '',
     });
-    return c.redirect(`${redirectTo}#${fragment}`, 303);
+    return c.redirect(withFragment(redirectTo, fragment), 303);
   } catch (error) {
     if (error instanceof AuthError) return fail(error);
     throw error;

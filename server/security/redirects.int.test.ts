@@ -89,6 +89,19 @@ describe('emailed links never redirect off the site or its allow list', () => {
     expect((await landing(mail.metadata.link!)).startsWith(`${ALLOWED}#access_token=`)).toBe(true);
   });
 
+  it('an allowed redirect_to with its own fragment gets the session as the only fragment', async () => {
+    const { email } = await confirmedUser();
+    await clientFor(server).auth.signInWithOtp({
+      email,
+      options: { emailRedirectTo: `${ALLOWED}#section` },
+    });
+    const location = await landing(
+      (await latestMessage(server.db, email, 'auth.magic_link')).metadata.link!,
+    );
+    expect(location.startsWith(`${ALLOWED}#access_token=`), location).toBe(true);
+    expect(location.split('#')).toHaveLength(2);
+  });
+
   it('a link whose redirect_to was edited afterwards is checked again at /verify', async () => {
     const { email } = await confirmedUser();
     await clientFor(server).auth.signInWithOtp({ email, options: { emailRedirectTo: ALLOWED } });
