@@ -15,7 +15,6 @@ import {
   parseInt8,
   textParameter,
   toDatabaseError,
-  yieldToEventLoop,
   type Database,
   type PipelinedStatement,
   type QueryResult,
@@ -83,8 +82,10 @@ function toResult<Row>(result: Results<Row>): QueryResult<Row> {
 }
 
 /**
- * Every call yields to the event loop once it settles: PGlite runs in-process,
- * and a chain of resolved promises would otherwise starve sockets and timers.
+ * Errors become DatabaseErrors, and each call's notices are watched for the
+ * signs of a broken instance. No call yields to the event loop: in the
+ * database's own thread, calls and the watchdog's pings arrive as messages and
+ * are taken in order, so nothing waits behind a chain of promises.
  */
 function wrap(target: PGliteQueryable): Queryable {
   return {
@@ -97,8 +98,6 @@ function wrap(target: PGliteQueryable): Queryable {
       } catch (error) {
         watch.check();
         throw toDatabaseError(error);
-      } finally {
-        await yieldToEventLoop();
       }
     },
     async exec(sql: string) {
@@ -109,8 +108,6 @@ function wrap(target: PGliteQueryable): Queryable {
       } catch (error) {
         watch.check();
         throw toDatabaseError(error);
-      } finally {
-        await yieldToEventLoop();
       }
     },
   };
@@ -259,8 +256,6 @@ export async function openPGliteEngine(
         }));
       } catch (error) {
         throw toDatabaseError(error);
-      } finally {
-        await yieldToEventLoop();
       }
     },
     async listen(channel, onNotify) {

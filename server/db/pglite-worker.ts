@@ -34,25 +34,29 @@ interface OpenTransaction {
   settled: Promise<void>;
 }
 
-const transactions = new Map<number, OpenTransaction>();
+/**
+ * Transactions by id, from the moment `begin` arrives: the caller sends its
+ * first statement right behind `begin` without waiting for the answer, and
+ * that statement waits here until the transaction is open.
+ */
+const transactions = new Map<number, Promise<OpenTransaction>>();
 const listeners = new Map<string, () => Promise<void>>();
 
 /** Opens a transaction whose statements arrive as later calls, and which a later call ends. */
 function begin(db: Database, id: number): Promise<void> {
-  return new Promise<void>((opened, failedToOpen) => {
+  const opening = new Promise<OpenTransaction>((opened, failedToOpen) => {
     let isOpen = false;
-    const settled = db
+    const settled: Promise<void> = db
       .transaction(
         (tx) =>
           new Promise<void>((commit, rollback) => {
             isOpen = true;
-            transactions.set(id, {
+            opened({
               tx,
               end: (shouldCommit) =>
                 shouldCommit ? commit() : rollback(new Error('rolled back by the caller')),
               settled,
             });
-            opened();
           }),
       )
       .finally(() => transactions.delete(id));
@@ -60,11 +64,18 @@ function begin(db: Database, id: number): Promise<void> {
       if (!isOpen) failedToOpen(error);
     });
   });
+  transactions.set(id, opening);
+  return opening.then(() => undefined);
+}
+
+async function openTransaction(txId: number): Promise<OpenTransaction> {
+  const opening = transactions.get(txId);
+  if (!opening) throw new Error(`no open transaction ${txId}`);
+  return opening;
 }
 
 async function endTransaction(txId: number, commit: boolean): Promise<void> {
-  const open = transactions.get(txId);
-  if (!open) throw new Error(`no open transaction ${txId}`);
+  const open = await openTransaction(txId);
   open.end(commit);
   try {
     await open.settled;
@@ -74,19 +85,16 @@ async function endTransaction(txId: number, commit: boolean): Promise<void> {
   }
 }
 
-function target(db: Database, txId: number | undefined): Transaction {
-  if (txId === undefined) return db;
-  const open = transactions.get(txId);
-  if (!open) throw new Error(`no open transaction ${txId}`);
-  return open.tx;
+async function target(db: Database, txId: number | undefined): Promise<Transaction> {
+  return txId === undefined ? db : (await openTransaction(txId)).tx;
 }
 
 async function answer(db: Database, call: WorkerCall): Promise<unknown> {
   switch (call.op) {
     case 'query':
-      return target(db, call.txId).query(call.sql, call.params);
+      return (await target(db, call.txId)).query(call.sql, call.params);
     case 'exec':
-      return target(db, call.txId).exec(call.sql);
+      return (await target(db, call.txId)).exec(call.sql);
     case 'pipeline':
       return db.pipeline(call.statements);
     case 'begin':

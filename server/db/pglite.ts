@@ -323,7 +323,10 @@ class WorkerDatabase {
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const generation = this.generation;
     const txId = this.nextId;
-    await this.call({ op: 'begin' }, generation);
+    // Not awaited: the first statement follows at once and waits in the thread
+    // for the transaction to open (one round trip fewer). A failure to open
+    // reaches the caller through that statement, or through the commit.
+    this.call({ op: 'begin' }, generation).catch(() => undefined);
     const tx: Transaction = {
       query: <Row>(sql: string, params: unknown[] = []) =>
         this.call<QueryResult<Row>>({ op: 'query', txId, sql, params }, generation),
