@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { syncSiteSettings } from '../db/site-settings';
 import { PASSWORD, createSignedInUser } from '../schema/test-world';
-import { clientFor } from '../testing/clients';
+import { clientFor, uniqueEmail } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 /**
@@ -118,4 +118,36 @@ export function inviteOf(email: QueuedEmail): string {
 export function icsProperty(ics: string, name: string): string | undefined {
   const line = ics.split('\r\n').find((candidate) => candidate.startsWith(`${name}:`));
   return line?.slice(name.length + 1);
+}
+
+/** The arguments of submit_sales_inquiry for a sound inquiry, with `overrides`. */
+export function inquiry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    full_name: 'Ada Lovelace',
+    email: uniqueEmail('lead'),
+    company: 'Analytical Engines',
+    team_size: '6-20',
+    monthly_call_volume: '500-2000',
+    consent: true,
+    job_role: 'Head of Customer Success',
+    tools: ['Zendesk', 'HubSpot'],
+    message: 'We answer 900 calls a month.\nCan you help?',
+    fax: '',
+    ...overrides,
+  };
+}
+
+/** The arguments of submit_partner_application for a sound application, with `overrides`. */
+export function application(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    full_name: 'Priya Patel',
+    email: uniqueEmail('applicant'),
+    company: 'Brightpath Advisors',
+    partner_type: 'consultancy',
+    expected_referrals: 5,
+    website: 'brightpath.example.com',
+    message: 'We advise 40 CS teams.',
+    fax: null,
+    ...overrides,
+  };
 }

@@ -5,8 +5,10 @@ import { clientFor, latestMessage, uniqueEmail } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
 import {
   SALES_INBOX,
+  application,
   emailsFor,
   expectRefusal,
+  inquiry,
   signedInClient,
   snapshot,
   startFormsServer,
@@ -26,36 +28,6 @@ beforeAll(async () => {
   anon = clientFor(server);
 });
 afterAll(() => server?.close());
-
-function inquiry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    full_name: 'Ada Lovelace',
-    email: uniqueEmail('lead'),
-    company: 'Analytical Engines',
-    team_size: '6-20',
-    monthly_call_volume: '500-2000',
-    consent: true,
-    job_role: 'Head of Customer Success',
-    tools: ['Zendesk', 'HubSpot'],
-    message: 'We answer 900 calls a month.\nCan you help?',
-    fax: '',
-    ...overrides,
-  };
-}
-
-function application(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    full_name: 'Priya Patel',
-    email: uniqueEmail('applicant'),
-    company: 'Brightpath Advisors',
-    partner_type: 'consultancy',
-    expected_referrals: 5,
-    website: 'brightpath.example.com',
-    message: 'We advise 40 CS teams.',
-    fax: null,
-    ...overrides,
-  };
-}
 
 const LEAD_TABLES = ['public.leads', 'public.outbox_messages', 'private.submission_counts'];
 const APPLICATION_TABLES = [

@@ -4,6 +4,8 @@ import { DatabaseError } from '../db/database';
 import { withRequestContext } from '../db/request-context';
 import {
   ALLOW_MANY_SUBMISSIONS,
+  application,
+  inquiry,
   countRows,
   emailsFor,
   expectRefusal,
@@ -73,29 +75,6 @@ async function withSettings(
     await server.db.query(`update public.site_settings set submissions_per_email_per_hour = 3`);
     await server.db.query(`delete from private.submission_counts`);
   }
-}
-
-function inquiry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    full_name: 'Ada Lovelace',
-    email: uniqueEmail('lead'),
-    company: 'Analytical Engines',
-    team_size: '6-20',
-    monthly_call_volume: '500-2000',
-    consent: true,
-    ...overrides,
-  };
-}
-
-function application(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    full_name: 'Priya Patel',
-    email: uniqueEmail('applicant'),
-    company: 'Brightpath Advisors',
-    partner_type: 'consultancy',
-    expected_referrals: 5,
-    ...overrides,
-  };
 }
 
 let domains = 0;
