@@ -49,17 +49,25 @@ export class BrokenInstanceError extends Error {
   override name = 'BrokenInstanceError';
 }
 
-const LEAK_WARNING = /^(resource was not closed|snapshot .* still active|.* leaked)/;
+/**
+ * The clean-up warnings of an aborted transaction that PostgreSQL itself
+ * raises (resource owners, snapshots), told apart from a `RAISE WARNING` in
+ * user code, which comes from pl_exec.c whatever its text says.
+ */
+const LEAK_SOURCES = new Set(['resowner.c', 'snapmgr.c']);
+
+interface Notice {
+  severity?: string;
+  message?: string;
+  file?: string;
+}
 
 /** Watches a call's notices for the leak warnings that betray a broken instance. */
-function leakWatch(): {
-  onNotice(notice: { severity?: string; message?: string }): void;
-  check(): void;
-} {
+function leakWatch(): { onNotice(notice: Notice): void; check(): void } {
   let leak: string | undefined;
   return {
     onNotice(notice) {
-      if (notice.severity === 'WARNING' && LEAK_WARNING.test(notice.message ?? '')) {
+      if (notice.severity === 'WARNING' && LEAK_SOURCES.has(notice.file ?? '')) {
         leak ??= notice.message;
       }
     },

@@ -48,6 +48,10 @@ export const WATCHDOG_GRACE_MS = 2000;
 const PING_INTERVAL_MS = 250;
 /** How long closing waits for the thread to close its database (it may be stuck). */
 const CLOSE_TIMEOUT_MS = 1000;
+/** How long opening (or reopening) the database may take before the thread is replaced. */
+const OPEN_TIMEOUT_MS = 60_000;
+/** The watchdog's limit while a script (a migration, the seed: many statements in one call) runs. */
+const SCRIPT_TIMEOUT_MS = 10 * 60_000;
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -141,6 +145,7 @@ function fromWorkerError(error: WorkerError): Error {
 }
 
 interface Pending {
+  op: WorkerCall['op'];
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -154,13 +159,18 @@ type CallBody = WorkerCall extends infer Call
 class WorkerDatabase {
   readonly kind = 'pglite' as const;
   readonly statementTimeoutMs: number;
-  private worker!: Worker;
+  private worker: Worker | undefined;
+  /** Bumped whenever the thread is replaced or closed: what an older thread says is ignored. */
   private generation = 0;
   private state: 'starting' | 'ready' | 'restarting' | 'closed' = 'starting';
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
-  private lastPong = Date.now();
+  private readonly listeners = new Map<
+    string,
+    { callbacks: Set<(payload: string) => void>; listening: Promise<unknown> }
+  >();
+  /** When the thread last said anything: a pong, a reply or a notification. */
+  private lastHeard = Date.now();
   private lastTick = Date.now();
   private readonly ticker: NodeJS.Timeout;
 
@@ -174,9 +184,11 @@ class WorkerDatabase {
     this.ticker.unref();
   }
 
-  /** Starts a database thread; resolves once its database is open. */
+  /** Starts a database thread for the current generation; resolves once its database is open. */
   async start(): Promise<void> {
     const file = await workerEntry();
+    const generation = this.generation;
+    if (this.state === 'closed') throw new Error('the database is closed');
     const data: WorkerData = {
       dataDir: this.dataDir,
       options: {
@@ -187,45 +199,56 @@ class WorkerDatabase {
     };
     const worker = new Worker(file, { workerData: data });
     this.worker = worker;
-    const generation = this.generation;
-    return new Promise<void>((resolve, reject) => {
-      let isReady = false;
-      worker.on('message', (message: WorkerMessage) => {
-        if (generation !== this.generation) return;
-        switch (message.kind) {
-          case 'ready':
-            isReady = true;
-            this.lastPong = Date.now();
-            this.state = 'ready';
-            resolve();
-            break;
-          case 'failed':
-            reject(fromWorkerError(message.error));
-            break;
-          case 'pong':
-            this.lastPong = Date.now();
-            break;
-          case 'notify':
-            for (const onNotify of this.listeners.get(message.channel) ?? [])
-              onNotify(message.payload);
-            break;
-          case 'reply':
-            this.settle(message);
-            break;
-        }
+    const isCurrent = () => generation === this.generation && this.state !== 'closed';
+    let openTimer: NodeJS.Timeout | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let isReady = false;
+        openTimer = setTimeout(
+          () => reject(new Error(`the database did not open within ${OPEN_TIMEOUT_MS} ms`)),
+          OPEN_TIMEOUT_MS,
+        );
+        worker.on('message', (message: WorkerMessage) => {
+          if (!isCurrent()) return;
+          this.lastHeard = Date.now();
+          switch (message.kind) {
+            case 'ready':
+              isReady = true;
+              this.state = 'ready';
+              resolve();
+              break;
+            case 'failed':
+              reject(fromWorkerError(message.error));
+              break;
+            case 'pong':
+              break;
+            case 'notify':
+              for (const onNotify of this.listeners.get(message.channel)?.callbacks ?? []) {
+                onNotify(message.payload);
+              }
+              break;
+            case 'reply':
+              this.settle(message);
+              break;
+          }
+        });
+        worker.on('error', (error) => {
+          if (!isReady) reject(error);
+          else if (isCurrent()) this.restart(`the database thread failed: ${error.message}`);
+        });
+        worker.on('exit', (code) => {
+          if (!isReady) reject(new Error(`the database thread exited (${code}) before opening`));
+          else if (isCurrent() && this.state === 'ready') {
+            this.restart(`the database thread exited (${code})`);
+          }
+        });
       });
-      worker.on('error', (error) => {
-        if (!isReady) reject(error);
-        else if (generation === this.generation)
-          this.restart(`the database thread failed: ${error.message}`);
-      });
-      worker.on('exit', (code) => {
-        if (!isReady) reject(new Error(`the database thread exited (${code}) before opening`));
-        else if (generation === this.generation && this.state === 'ready') {
-          this.restart(`the database thread exited (${code})`);
-        }
-      });
-    });
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    } finally {
+      clearTimeout(openTimer);
+    }
   }
 
   private settle(message: Extract<WorkerMessage, { kind: 'reply' }>): void {
@@ -242,20 +265,26 @@ class WorkerDatabase {
     }
   }
 
-  /** The watchdog: pings the thread and ends it when a statement keeps it from answering. */
+  /**
+   * The watchdog. PGlite holds its thread only while a statement executes, so
+   * a thread that has said nothing (no reply, no pong) for the time-out plus
+   * the grace is stuck on one statement. Scripts (migrations, the seed) are
+   * many statements in one call and get SCRIPT_TIMEOUT_MS.
+   */
   private tick(): void {
     const now = Date.now();
     const late = now - this.lastTick > PING_INTERVAL_MS * 4;
     this.lastTick = now;
-    if (this.state !== 'ready') return;
+    if (this.state !== 'ready' || !this.worker) return;
     // After this thread itself was busy, the pongs may still be queued: judge next time.
-    if (late) this.lastPong = now;
-    if (
-      this.statementTimeoutMs > 0 &&
-      now - this.lastPong > this.statementTimeoutMs + WATCHDOG_GRACE_MS
-    ) {
+    if (late) this.lastHeard = now;
+    const isScript = [...this.pending.values()].some((pending) => pending.op === 'exec');
+    const limit = isScript
+      ? Math.max(SCRIPT_TIMEOUT_MS, this.statementTimeoutMs)
+      : this.statementTimeoutMs + WATCHDOG_GRACE_MS;
+    if (this.statementTimeoutMs > 0 && now - this.lastHeard > limit) {
       this.restart(
-        `a statement ran for more than ${this.statementTimeoutMs + WATCHDOG_GRACE_MS} ms (statement time-out ${this.statementTimeoutMs} ms)`,
+        `${isScript ? 'a script' : 'a statement'} ran for more than ${limit} ms (statement time-out ${this.statementTimeoutMs} ms)`,
       );
       return;
     }
@@ -264,24 +293,30 @@ class WorkerDatabase {
 
   /** Ends the thread, fails what waited on it, and reopens the database from its folder. */
   private restart(reason: string): void {
-    if (this.state === 'closed' || this.state === 'restarting') return;
+    if (this.state !== 'ready') return;
     this.state = 'restarting';
     this.generation += 1;
     this.options.onRestart?.(reason);
     const failed = unavailable(reason);
     for (const pending of this.pending.values()) pending.reject(failed);
     this.pending.clear();
-    void this.worker.terminate();
+    void this.worker?.terminate();
+    this.worker = undefined;
     const reopen = (attempt: number): void => {
-      if (this.state === 'closed') return;
+      if (this.state !== 'restarting') return;
+      const generation = this.generation;
       this.start()
         .then(() => this.relisten())
         .catch((error: unknown) => {
+          // Only the newest attempt decides what happens next.
+          if (generation !== this.generation || this.state === 'closed') return;
           this.options.onRestart?.(`reopening failed: ${(error as Error).message}`);
-          void this.worker.terminate();
-          if (this.state === 'closed') return;
+          if (this.state === 'ready') {
+            // Open, but listening failed: a thread that cannot LISTEN is replaced too.
+            this.restart('listening again after a restart failed');
+            return;
+          }
           this.generation += 1;
-          this.state = 'restarting';
           setTimeout(() => reopen(attempt + 1), Math.min(5000, 250 * 2 ** attempt)).unref();
         });
     };
@@ -294,15 +329,21 @@ class WorkerDatabase {
     );
   }
 
-  call<T>(body: CallBody, generation = this.generation): Promise<T> {
+  /** Posts one call to the current thread; it fails at once while the thread is being replaced. */
+  call<T>(body: CallBody, generation = this.generation, id = this.nextId++): Promise<T> {
     if (this.state === 'closed') return Promise.reject(new Error('the database is closed'));
-    if (this.state !== 'ready' || generation !== this.generation) {
+    if (this.state !== 'ready' || generation !== this.generation || !this.worker) {
       return Promise.reject(unavailable('the database thread was restarted'));
     }
-    const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ ...body, id });
+      this.pending.set(id, { op: body.op, resolve: resolve as (value: unknown) => void, reject });
+      try {
+        this.worker!.postMessage({ ...body, id });
+      } catch (error) {
+        // A parameter that cannot be copied to the thread (a function, say).
+        this.pending.delete(id);
+        reject(error as Error);
+      }
     });
   }
 
@@ -322,11 +363,12 @@ class WorkerDatabase {
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const generation = this.generation;
-    const txId = this.nextId;
+    const txId = this.nextId++;
     // Not awaited: the first statement follows at once and waits in the thread
     // for the transaction to open (one round trip fewer). A failure to open
     // reaches the caller through that statement, or through the commit.
-    this.call({ op: 'begin' }, generation).catch(() => undefined);
+    const opening = this.call({ op: 'begin' }, generation, txId);
+    opening.catch(() => undefined);
     const tx: Transaction = {
       query: <Row>(sql: string, params: unknown[] = []) =>
         this.call<QueryResult<Row>>({ op: 'query', txId, sql, params }, generation),
@@ -346,16 +388,24 @@ class WorkerDatabase {
   }
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
-    let callbacks = this.listeners.get(channel);
-    if (!callbacks) {
-      callbacks = new Set();
-      this.listeners.set(channel, callbacks);
-      await this.call({ op: 'listen', channel });
+    let entry = this.listeners.get(channel);
+    if (!entry) {
+      const listening = this.call({ op: 'listen', channel });
+      entry = { callbacks: new Set(), listening };
+      this.listeners.set(channel, entry);
     }
-    callbacks.add(onNotify);
+    const current = entry;
+    try {
+      await current.listening;
+    } catch (error) {
+      // A LISTEN that failed is tried again by the next caller, not assumed active.
+      if (this.listeners.get(channel) === current) this.listeners.delete(channel);
+      throw error;
+    }
+    current.callbacks.add(onNotify);
     return async () => {
-      callbacks.delete(onNotify);
-      if (callbacks.size === 0 && this.listeners.get(channel) === callbacks) {
+      current.callbacks.delete(onNotify);
+      if (current.callbacks.size === 0 && this.listeners.get(channel) === current) {
         this.listeners.delete(channel);
         await this.call({ op: 'unlisten', channel }).catch(() => undefined);
       }
@@ -365,8 +415,8 @@ class WorkerDatabase {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     clearInterval(this.ticker);
-    const wasReady = this.state === 'ready';
-    if (wasReady) {
+    const worker = this.worker;
+    if (this.state === 'ready') {
       const closing = this.call({ op: 'close' }).catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => {
@@ -376,10 +426,13 @@ class WorkerDatabase {
       clearTimeout(timer);
     }
     this.state = 'closed';
-    for (const pending of this.pending.values())
+    this.generation += 1;
+    for (const pending of this.pending.values()) {
       pending.reject(new Error('the database is closed'));
+    }
     this.pending.clear();
-    await this.worker.terminate();
+    this.worker = undefined;
+    await worker?.terminate();
   }
 }
 

@@ -28,6 +28,12 @@ beforeAll(async () => {
     create function public.spin() returns bigint language sql as
       $$ select count(*) from generate_series(1, 4000000000) $$;
     grant execute on function public.spin() to anon;
+    create function public.nap() returns int language sql stable as
+      $$ select 1 from pg_sleep(0.1) $$;
+    grant execute on function public.nap() to anon;
+    create function public.warn(text) returns int language plpgsql as
+      $$ begin raise warning '%', $1; return 1; end $$;
+    grant execute on function public.warn(text) to anon;
   `);
   await server.reloadSchema();
 });
@@ -189,6 +195,32 @@ describe('statement time-out', () => {
     expect(await health()).toBe(200);
     const kept = await rest('kept?select=id');
     expect(await kept.json()).toEqual([{ id: 1 }]);
+  });
+});
+
+describe('what the watchdog must not take for a stuck database', () => {
+  it('a queue of short statements longer than the time-out, all answered', async () => {
+    // 60 statements of 100 ms sent at once: 6 s of work queued for one thread, against a
+    // limit of 3 s per statement. Through the API as well as straight to the database.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => rest('rpc/nap').then((response) => response.status)),
+    );
+    expect(answers).toEqual(Array.from({ length: 20 }, () => 200));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () => server.db.query<{ nap: number }>('select public.nap()')),
+    );
+    expect(results.map(({ rows }) => rows[0]?.nap)).toEqual(Array.from({ length: 60 }, () => 1));
+  });
+
+  it("a user's RAISE WARNING whose text looks like PostgreSQL's own clean-up warnings", async () => {
+    for (const text of ['api key leaked', 'resource was not closed: cache pg_proc (1)']) {
+      const response = await rest('rpc/warn', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ '': text }),
+      });
+      expect(response.status, text).toBe(200);
+    }
   });
 });
 
