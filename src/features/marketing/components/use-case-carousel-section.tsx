@@ -12,30 +12,51 @@ export default function UseCaseCarouselSection() {
   const track = useRef<HTMLUListElement>(null);
   const [current, setCurrent] = useState(0);
 
+  /**
+   * Where a move by key or button is heading. Until the track gets there, the
+   * scroll events of the animation (which pass the cards in between) do not
+   * move the position, so it never counts a card the visitor did not choose.
+   */
+  const heading = useRef<{ left: number; until: number } | null>(null);
+
   useEffect(() => {
     const element = track.current;
     if (!element) return;
     let frame = 0;
+    const settle = () => {
+      const slides = Array.from(element.children) as HTMLElement[];
+      const left = element.scrollLeft;
+      const atEnd = left + element.clientWidth >= element.scrollWidth - 4;
+      const target = heading.current;
+      if (target) {
+        const arrived = Math.abs(target.left - left) <= 4 || (atEnd && target.left > left);
+        if (!arrived && performance.now() < target.until) return;
+        heading.current = null;
+      }
+      const nearest = slides.reduce(
+        (best, slide, index) =>
+          Math.abs(slide.offsetLeft - element.offsetLeft - left) <
+          Math.abs((slides[best]?.offsetLeft ?? 0) - element.offsetLeft - left)
+            ? index
+            : best,
+        0,
+      );
+      setCurrent(atEnd ? slides.length - 1 : nearest);
+    };
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        const slides = Array.from(element.children) as HTMLElement[];
-        const left = element.scrollLeft;
-        const atEnd = left + element.clientWidth >= element.scrollWidth - 4;
-        const nearest = slides.reduce(
-          (best, slide, index) =>
-            Math.abs(slide.offsetLeft - element.offsetLeft - left) <
-            Math.abs((slides[best]?.offsetLeft ?? 0) - element.offsetLeft - left)
-              ? index
-              : best,
-          0,
-        );
-        setCurrent(atEnd ? slides.length - 1 : nearest);
-      });
+      frame = requestAnimationFrame(settle);
+    };
+    // A swipe that interrupts a move ends it: the position follows the swipe.
+    const onScrollEnd = () => {
+      heading.current = null;
+      onScroll();
     };
     element.addEventListener('scroll', onScroll, { passive: true });
+    element.addEventListener('scrollend', onScrollEnd, { passive: true });
     return () => {
       element.removeEventListener('scroll', onScroll);
+      element.removeEventListener('scrollend', onScrollEnd);
       cancelAnimationFrame(frame);
     };
   }, []);
@@ -46,10 +67,9 @@ export default function UseCaseCarouselSection() {
     const slide = element?.children[target] as HTMLElement | undefined;
     if (!element || !slide) return;
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    element.scrollTo({
-      left: slide.offsetLeft - element.offsetLeft,
-      behavior: reduce ? 'auto' : 'smooth',
-    });
+    const left = slide.offsetLeft - element.offsetLeft;
+    heading.current = { left, until: performance.now() + 1500 };
+    element.scrollTo({ left, behavior: reduce ? 'auto' : 'smooth' });
     setCurrent(target);
   }
 
