@@ -42,6 +42,7 @@ describe('loadConfig', () => {
           DATABASE_URL: 'mysql://localhost/db',
           JWT_SECRET: 'short',
           SEED_SAMPLE_DATA: 'maybe',
+          TRUST_PROXY: '10.0.0.0/8, proxy.internal',
         },
         context,
       );
@@ -52,16 +53,26 @@ describe('loadConfig', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    for (const variable of ['PORT', 'SITE_URL', 'DATABASE_URL', 'JWT_SECRET', 'SEED_SAMPLE_DATA']) {
+    for (const variable of [
+      'PORT',
+      'SITE_URL',
+      'DATABASE_URL',
+      'JWT_SECRET',
+      'SEED_SAMPLE_DATA',
+      'TRUST_PROXY',
+    ]) {
       expect(message).toContain(variable);
     }
     expect(message).toContain('at least 32 characters');
+    expect(message).toContain("'proxy.internal' is not an IP address");
   });
 
   it('reads booleans in the usual spellings', () => {
     expect(loadConfig({ SEED_SAMPLE_DATA: 'false' }, context).seedSampleData).toBe(false);
     expect(loadConfig({ SEED_SAMPLE_DATA: 'off' }, context).seedSampleData).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'yes' }, context).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }, context).trustProxy).toBe(2);
+    expect(loadConfig({}, context).trustProxy).toBe(false);
   });
 
   it('picks pretty logs on a terminal and JSON otherwise, unless told', () => {

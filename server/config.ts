@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { authEnvironmentSchema, toAuthConfig, type AuthConfig } from './auth/auth-config';
 import { parseByteSize } from './storage/byte-size';
+import { parseTrustProxy, type TrustProxy } from './http/client-ip';
 
 /**
  * The server's whole configuration, read once from the environment in main.ts
@@ -60,7 +61,17 @@ const platformEnvironmentSchema = z.object({
   SCHEDULER_URL: httpUrl.default('https://calendly.com/cervana/30min'),
   SCHEDULER_SCRIPT_URL: httpUrl.default('https://assets.calendly.com/assets/external/widget.js'),
   SEED_SAMPLE_DATA: booleanFromString.default(true),
-  TRUST_PROXY: booleanFromString.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context): TrustProxy => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
@@ -152,7 +163,7 @@ export interface Config {
   /** The schemas /rest/v1 exposes, the first being the default. */
   restSchemas: string[];
   seedSampleData: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   log: { level: string; format: 'json' | 'pretty' };
   shutdownTimeoutMs: number;
   /**

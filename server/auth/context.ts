@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../logger';
 import type { AuthConfig } from './auth-config';
+import type { TrustProxy } from '../http/client-ip';
 
 /** What every auth handler receives. */
 export interface AuthDependencies {
@@ -10,7 +11,7 @@ export interface AuthDependencies {
   ring: KeyRing;
   config: AuthConfig;
   logger: Logger;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
 }
 
 /** Wraps a handler so its errors become GoTrue's error bodies. */

@@ -1,22 +1,146 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 /**
- * The caller's address: the first `X-Forwarded-For` entry when the server sits
- * behind a proxy it trusts (`TRUST_PROXY`), else the socket's peer. Without
- * that setting a client cannot choose its own address by sending the header.
+ * Which proxies the server believes about the caller's address (`TRUST_PROXY`):
+ * - `false`: none; the socket's peer is the caller, and `X-Forwarded-For` is ignored.
+ * - a number N (`true` is 1): N proxies stand in front of the server, each of
+ *   which appends the address it received the request from. The caller is the
+ *   N-th address counted from the right, the socket's peer being the first.
+ * - a list of addresses and ranges: the proxies' own addresses. The caller is
+ *   the first address, walking from the socket's peer leftwards through
+ *   `X-Forwarded-For`, that is not one of them.
+ *
+ * Every proxy appends on the right, so whatever the client wrote itself is on
+ * the left and is never reached unless it claims to come from a trusted hop.
  */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
+export type TrustProxy = boolean | number | BlockList;
+
+/** The most proxy hops a deployment may declare. */
+export const MAX_PROXY_HOPS = 16;
+
+/** Named groups of ranges, as `TRUST_PROXY=loopback,private` spells them. */
+const NAMED_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ],
+  private: [
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['100.64.0.0', 10, 'ipv4'],
+    ['fc00::', 7, 'ipv6'],
+  ],
+  linklocal: [
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fe80::', 10, 'ipv6'],
+  ],
+};
+
+/**
+ * Reads `TRUST_PROXY`: a boolean spelling, a hop count, or a comma-separated
+ * list of addresses, CIDR ranges and the names `loopback`, `private` and
+ * `linklocal`. Throws an Error naming the entry it cannot read.
+ */
+export function parseTrustProxy(text: string): TrustProxy {
+  const value = text.trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(value)) return false;
+  if (['true', 'yes', 'on'].includes(value)) return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > MAX_PROXY_HOPS) throw new Error(`at most ${MAX_PROXY_HOPS} proxy hops`);
+    return hops;
   }
+  const list = new BlockList();
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    const named = NAMED_RANGES[entry];
+    if (named) {
+      for (const [network, prefix, family] of named) list.addSubnet(network, prefix, family);
+      continue;
+    }
+    const [address = '', prefixText] = entry.split('/');
+    const canonical = canonicalIp(address);
+    if (!canonical)
+      throw new Error(`'${entry}' is not an IP address, a CIDR range or a known name`);
+    const family = isIP(canonical) === 4 ? 'ipv4' : 'ipv6';
+    const maximum = family === 'ipv4' ? 32 : 128;
+    const prefix = prefixText === undefined ? maximum : Number(prefixText);
+    if (!/^\d+$/.test(prefixText ?? String(maximum)) || prefix > maximum) {
+      throw new Error(`'${entry}' has a prefix length outside 0-${maximum}`);
+    }
+    list.addSubnet(canonical, prefix, family);
+  }
+  return list;
+}
+
+/**
+ * An address as one canonical text, or undefined when the text is not one
+ * address: surrounding brackets, a port (`1.2.3.4:5678`, `[::1]:80`) and an
+ * IPv6 zone are removed, IPv6 is written as RFC 5952 says, and an IPv4 address
+ * written as IPv6 (`::ffff:1.2.3.4`) becomes plain IPv4. Anything else a header
+ * may carry (a host name, `unknown`, markup) is refused.
+ */
+export function canonicalIp(text: string): string | undefined {
+  let address = text.trim();
+  if (address.length > 64) return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = address.split('%')[0]!;
+  const family = isIP(address);
+  if (family === 4) return address;
+  if (family !== 6) return undefined;
+  const groups = ipv6Groups(address.toLowerCase());
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return formatIpv6(groups);
+}
+
+function isTrustedHop(address: string, trust: TrustProxy): boolean {
+  if (!(trust instanceof BlockList)) return false;
+  return trust.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+}
+
+function socketAddress(c: Context): string {
   try {
-    return getConnInfo(c).remote.address ?? '127.0.0.1';
+    return canonicalIp(getConnInfo(c).remote.address ?? '') ?? '127.0.0.1';
   } catch {
     return '127.0.0.1';
   }
+}
+
+/**
+ * The caller's address, always one valid IP in canonical form: the socket's
+ * peer, or (behind proxies the server trusts, see {@link TrustProxy}) the
+ * address the last trusted proxy saw. An `X-Forwarded-For` entry that is not
+ * an address stops the walk: the hop that forwarded it is taken instead.
+ */
+export function clientIp(c: Context, trust: TrustProxy): string {
+  const peer = socketAddress(c);
+  if (trust === false || trust === 0) return peer;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .reverse();
+  const hops = trust === true ? 1 : typeof trust === 'number' ? trust : Infinity;
+  let address = peer;
+  for (let hop = 0; hop < hops && hop < forwarded.length; hop += 1) {
+    if (hops === Infinity && !isTrustedHop(address, trust)) break;
+    const next = canonicalIp(forwarded[hop]!);
+    if (!next) break;
+    address = next;
+  }
+  return address;
+}
+
+/** Whether any proxy is trusted at all (for `X-Forwarded-Proto`). */
+export function trustsAnyProxy(trust: TrustProxy): boolean {
+  return trust !== false && trust !== 0;
 }
 
 /** The eight 16-bit groups of an IPv6 address (`isIP(text) === 6`, zone removed). */
@@ -65,14 +189,8 @@ function formatIpv6(groups: number[]): string {
  * Text that is no address at all is kept, bounded, so it still has a bucket.
  */
 export function networkOf(ip: string): string {
-  const address = ip.trim().replace(/^\[(.*)\]$/, '$1');
-  const withoutZone = address.split('%')[0]!;
-  const family = isIP(withoutZone);
-  if (family === 4) return withoutZone;
-  if (family !== 6) return `other:${address.slice(0, 100)}`;
-  const groups = ipv6Groups(withoutZone.toLowerCase());
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  }
-  return `${formatIpv6([...groups.slice(0, 4), 0, 0, 0, 0])}/64`;
+  const address = canonicalIp(ip);
+  if (address === undefined) return `other:${ip.trim().slice(0, 100)}`;
+  if (isIP(address) === 4) return address;
+  return `${formatIpv6([...ipv6Groups(address).slice(0, 4), 0, 0, 0, 0])}/64`;
 }

@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
+import { trustsAnyProxy, type TrustProxy } from './client-ip';
 
 export interface SecurityHeaderOptions {
   apiUrl: string;
   schedulerUrl: string;
   schedulerScriptUrl: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   /** Hashes of the site's own inline scripts (the prerendered pages' bootstrap). */
   scriptHashes?: readonly string[];
 }
@@ -52,10 +53,12 @@ export function buildContentSecurityPolicy(
 export function isHttpsRequest(
   url: string,
   forwardedProto: string | undefined,
-  trustProxy: boolean,
+  trustProxy: TrustProxy,
 ): boolean {
   if (new URL(url).protocol === 'https:') return true;
-  return trustProxy && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https';
+  return (
+    trustsAnyProxy(trustProxy) && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https'
+  );
 }
 
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler {

@@ -1,4 +1,4 @@
-import { clientIp } from '../http/client-ip';
+import { clientIp, type TrustProxy } from '../http/client-ip';
 import { sqlHeadersJson } from '../http/sql-headers';
 import type { Context } from 'hono';
 import type { Database, PipelinedStatement, QueryResult, Transaction } from '../db/database';
@@ -28,7 +28,7 @@ export interface RestDependencies {
   logger: Logger;
   /** The exposed schemas, the first being the default (PostgREST's db-schemas). */
   schemas: string[];
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   schemaCache(): Promise<SchemaCache>;
 }
 

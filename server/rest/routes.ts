@@ -10,6 +10,7 @@ import { readRelation } from './handlers/read';
 import { deleteRows, insertRows, updateRows } from './handlers/write';
 import { errorResponse } from './response';
 import { loadSchemaCache, type SchemaCache } from './schema-cache';
+import type { TrustProxy } from '../http/client-ip';
 
 /**
  * The PostgREST-compatible data API (`/rest/v1`, contract §6): tables and
@@ -30,7 +31,7 @@ export interface RestOptions {
   logger: Logger;
   schemas: string[];
   /** Whether `X-Forwarded-For` names the caller (see `clientIp`). */
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
 }
 
 export function createRestService(options: RestOptions): RestService {

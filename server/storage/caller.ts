@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { isApiRole, type RequestContext } from '../db/request-context';
-import { clientIp } from '../http/client-ip';
+import { clientIp, type TrustProxy } from '../http/client-ip';
 import { sqlHeadersJson } from '../http/sql-headers';
 import { JwtVerificationError, type KeyRing } from '../keys/key-ring';
 import { verifyCached } from '../rest/request-role';
@@ -74,7 +74,11 @@ export async function callerOf(c: Context, ring: KeyRing): Promise<Caller> {
  * The transaction settings for a caller's request, with the caller's address
  * (`TRUST_PROXY` decides whether a proxy's header gives it) as the REST API does.
  */
-export function requestContextOf(c: Context, caller: Caller, trustProxy = false): RequestContext {
+export function requestContextOf(
+  c: Context,
+  caller: Caller,
+  trustProxy: TrustProxy = false,
+): RequestContext {
   const address = clientIp(c, trustProxy);
   return {
     role: caller.role,

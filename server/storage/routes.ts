@@ -24,6 +24,7 @@ import type { StorageService } from './service';
 import { signObject, signObjects, signUpload, uploadWithToken, verifyObjectToken } from './signing';
 import { sweepOrphanBlobs } from './sweep';
 import { parseTransform, renderImage, transformFromDescription } from './render';
+import type { TrustProxy } from '../http/client-ip';
 
 /**
  * The Supabase Storage-compatible service (`/storage/v1`, contract §4).
@@ -38,7 +39,7 @@ export interface StorageDependencies {
   config: StorageConfig;
   logger: Logger;
   /** Whether a trusted proxy's X-Forwarded-For gives the caller's address (TRUST_PROXY). */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
 }
 
 export interface StorageRoutes {

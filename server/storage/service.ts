@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { BlobStore } from './blob-store';
 import { callerOf, requestContextOf, type Caller } from './caller';
 import { fromDatabaseError, storageErrors } from './errors';
+import type { TrustProxy } from '../http/client-ip';
 
 /** What every storage handler needs: the database, the blob store, the keys. */
 export interface StorageService {
@@ -18,7 +19,7 @@ export interface StorageService {
   /** Where uploads are staged (local disk, even with the S3 store). */
   tmpDir: string;
   /** Whether a trusted proxy's X-Forwarded-For gives the caller's address (TRUST_PROXY). */
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
 }
 
 /** The service role, for work done after a signed token was checked (as Supabase does). */
