@@ -3,7 +3,7 @@ import { createUser, uniqueEmail, type CreatedUser } from './auth-support';
 import { accountMenu, expectDashboard, signIn, signInUrlFor, storedSession } from './auth-pages';
 import { phoneAndDesktop } from './support';
 
-/** /dashboard/settings: the profile, and signing out of this device, the others, or all. */
+/** /dashboard/settings: the profile, the password, and signing out of this device, the others, or all. */
 
 async function openSettings(page: Page, user: CreatedUser): Promise<void> {
   await signIn(page, user);
@@ -59,8 +59,8 @@ for (const viewport of phoneAndDesktop) {
   });
 }
 
-test.describe('where you are signed in', () => {
-  test('"Sign out of other devices" keeps this one signed in and ends the other device’s session', async ({
+test.describe('sessions', () => {
+  test('"Sign out everywhere else" keeps this browser signed in and ends the other device’s session', async ({
     page,
     browser,
   }) => {
@@ -71,21 +71,101 @@ test.describe('where you are signed in', () => {
     const other = await otherDevice(browser, user);
     try {
       await openSettings(page, user);
-      const sessions = page.getByRole('region', { name: 'Where you are signed in' });
-      await sessions.getByRole('button', { name: 'Sign out of other devices' }).click();
-      await expect(page.getByText('Your other devices are signed out.')).toBeVisible();
+      const sessions = page.getByRole('region', { name: 'Sessions' });
+      // Held until the button has been seen waiting, so its pending state is observable.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/auth/v1/logout?scope=others', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      await expect(sessions.getByRole('button', { name: 'Signing out...' })).toBeDisabled();
+      await expect(
+        sessions.getByRole('button', { name: 'Sign out of this device' }),
+      ).toBeDisabled();
+      release();
+      await expect(sessions.getByRole('status')).toHaveText(
+        'Signed out of every other device and browser.',
+      );
+      await expect(
+        sessions.getByRole('button', { name: 'Sign out everywhere else' }),
+      ).toBeEnabled();
 
       // This device: still in, also after a reload.
       await page.reload();
       await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
       await expect(accountMenu(page, 'Ida Rhodes')).toBeVisible();
 
-      // The other device: its session is over at its next load.
-      await other.page.reload();
+      // The other device: its session is over at its next load, refresh token included.
+      await other.page.goto('/dashboard');
       await expect(other.page).toHaveURL(signInUrlFor('/dashboard'));
       await expect(
         other.page.getByRole('heading', { level: 1, name: 'Sign in to Cervana' }),
       ).toBeVisible();
+      expect(await storedSession(other.page)).toBeNull();
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  test('"Sign out everywhere else" says so when it fails, and the other device stays signed in', async ({
+    page,
+    browser,
+  }) => {
+    const user = await createUser({
+      email: uniqueEmail('sign-out-others-fails'),
+      fullName: 'Edith Clarke',
+    });
+    const other = await otherDevice(browser, user);
+    try {
+      await openSettings(page, user);
+      const sessions = page.getByRole('region', { name: 'Sessions' });
+      await page.route('**/auth/v1/logout?scope=others', (route) => route.abort('failed'));
+      await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      await expect(sessions.getByRole('alert')).toBeVisible();
+      await expect(sessions.getByRole('alert')).not.toBeEmpty();
+      await expect(sessions.getByText('Signed out of every other device and browser.')).toHaveCount(
+        0,
+      );
+      await expect(
+        sessions.getByRole('button', { name: 'Sign out everywhere else' }),
+      ).toBeEnabled();
+
+      await other.page.reload();
+      await expectDashboard(other.page);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  test('a password change says the other sessions are over, and they are', async ({
+    page,
+    browser,
+  }) => {
+    const user = await createUser({
+      email: uniqueEmail('password-ends-others'),
+      fullName: 'Katherine Johnson',
+    });
+    const other = await otherDevice(browser, user);
+    try {
+      await openSettings(page, user);
+      const password = page.getByRole('region', { name: 'Password' });
+      const newPassword = 'Cervana-e2e-Meridian-Orchard-47!';
+      await password.getByLabel('New password', { exact: true }).fill(newPassword);
+      await password.getByLabel('New password, again').fill(newPassword);
+      await password.getByRole('button', { name: 'Change password' }).click();
+      await expect(password.getByRole('status')).toHaveText(
+        'Your password is changed. Every other session has been signed out.',
+      );
+
+      // This device: still in.
+      await page.reload();
+      await expect(accountMenu(page, 'Katherine Johnson')).toBeVisible();
+
+      // The other device: signed out at its next load.
+      await other.page.goto('/dashboard');
+      await expect(other.page).toHaveURL(signInUrlFor('/dashboard'));
       expect(await storedSession(other.page)).toBeNull();
     } finally {
       await other.context.close();
@@ -101,7 +181,7 @@ test.describe('where you are signed in', () => {
     try {
       await openSettings(page, user);
       await page
-        .getByRole('region', { name: 'Where you are signed in' })
+        .getByRole('region', { name: 'Sessions' })
         .getByRole('button', { name: 'Sign out of this device' })
         .click();
       await expect(page).toHaveURL(/\/auth\?notice=signed-out$/);
@@ -127,16 +207,16 @@ test.describe('where you are signed in', () => {
     const other = await otherDevice(browser, user);
     try {
       await openSettings(page, user);
-      const sessions = page.getByRole('region', { name: 'Where you are signed in' });
-      await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
+      const sessions = page.getByRole('region', { name: 'Sessions' });
+      await sessions.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Sign out everywhere?' });
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect(dialog).toBeHidden();
       await expect(page).toHaveURL(/\/dashboard\/settings$/);
 
-      await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
-      await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await sessions.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
       await expect(page).toHaveURL(/\/auth\?notice=signed-out$/);
       expect(await storedSession(page)).toBeNull();
 

@@ -3,6 +3,7 @@ import { useRoutes, type RouteObject } from 'react-router';
 import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
 import { onDemand as onDemandComponent, type OnDemandComponent } from '@/lib/on-demand';
+import { RouteErrorBoundary } from './error-boundary';
 import { MarketingLayout } from './marketing-layout';
 import { RequireAuth } from './require-auth';
 import { RootLayout } from './root-layout';
@@ -96,7 +97,11 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** Renders the route table (inside any router: browser, static or memory). */
+/**
+ * Renders the route table (inside any router: browser, static or memory). Each
+ * layout keeps its header when its page fails; this boundary is for a layout
+ * that fails itself (say, the portal's code cannot load).
+ */
 export function AppRoutes() {
-  return useRoutes(routes);
+  return <RouteErrorBoundary placement="standalone">{useRoutes(routes)}</RouteErrorBoundary>;
 }

@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
-import { Suspense, type ComponentType } from 'react';
+import { Component, Suspense, type ComponentType, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
-import { isLoaded, loadComponent, onDemand } from './on-demand';
+import { describe, expect, it, vi } from 'vitest';
+import { isLoaded, loadComponent, onDemand, retryFailedLoads } from './on-demand';
 
 function deferredModule() {
   let resolve: () => void = () => undefined;
@@ -47,7 +47,7 @@ describe('onDemand', () => {
     expect(html).not.toContain('Loading...');
   });
 
-  it('loads each module once, and lets a failed load be retried', async () => {
+  it('loads each module once, and retries a failed load only when asked', async () => {
     let calls = 0;
     let shouldFail = true;
     const loader = () => {
@@ -58,8 +58,40 @@ describe('onDemand', () => {
     };
     await expect(loadComponent(loader)).rejects.toThrow('chunk failed');
     shouldFail = false;
+    // Until then, the failure stands: React must meet it to show the error boundary.
+    await expect(loadComponent(loader)).rejects.toThrow('chunk failed');
+    retryFailedLoads();
     await loadComponent(loader);
     await loadComponent(loader);
     expect(calls).toBe(2);
+  });
+
+  it('hands a failed load to the nearest error boundary instead of loading forever', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // Fails after a moment, as a request for the code does.
+    const Page = onDemand(
+      () => new Promise((_, reject) => setTimeout(() => reject(new Error('chunk failed')), 5)),
+    );
+    class Boundary extends Component<{ children: ReactNode }, { error: string | null }> {
+      override state = { error: null };
+      static getDerivedStateFromError(error: Error) {
+        return { error: error.message };
+      }
+      override render() {
+        return this.state.error ? <p role="alert">{this.state.error}</p> : this.props.children;
+      }
+    }
+    await act(async () => {
+      render(
+        <Boundary>
+          <Suspense fallback={<p>Loading...</p>}>
+            <Page />
+          </Suspense>
+        </Boundary>,
+      );
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('chunk failed');
+    expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+    vi.restoreAllMocks();
   });
 });

@@ -29,15 +29,23 @@ export function loadComponent(loader: ComponentLoader): TrackedPromise<Component
         tracked.value = value;
       },
       (reason: unknown) => {
+        // Kept: React renders again once the load settles, and must then meet this failure
+        // (for an error boundary to show) rather than start another load and suspend again.
         tracked.status = 'rejected';
         tracked.reason = reason;
-        modules.delete(loader); // the next render may try again
       },
     );
     modules.set(loader, tracked);
     loading = tracked;
   }
   return loading;
+}
+
+/** Forgets the loads that failed, so the next render of their components loads again. */
+export function retryFailedLoads(): void {
+  for (const [loader, loading] of modules) {
+    if (loading.status === 'rejected') modules.delete(loader);
+  }
 }
 
 export function isLoaded(loader: ComponentLoader): boolean {

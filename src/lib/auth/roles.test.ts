@@ -46,23 +46,63 @@ describe('the second factor', () => {
 });
 
 describe('?next= targets', () => {
-  it('stay on this site', () => {
+  const origin = 'https://cervana.test';
+
+  it('stay on this site, as the path that was checked', () => {
+    expect(safeNextPath('/dashboard', origin)).toBe('/dashboard');
+    expect(safeNextPath('/partner-portal?tab=payouts', origin)).toBe('/partner-portal?tab=payouts');
+    expect(safeNextPath('/dashboard?x=1#y', origin)).toBe('/dashboard?x=1#y');
+    expect(safeNextPath('/admin?tab=leads&q=a%20b%2Fc', origin)).toBe(
+      '/admin?tab=leads&q=a%20b%2Fc',
+    );
+    expect(safeNextPath('/', origin)).toBe('/');
+    // Normalised as the browser would: what is followed is what was checked.
+    expect(safeNextPath('/dashboard/../admin', origin)).toBe('/admin');
+    expect(safeNextPath('/dashboard?q="x"', origin)).toBe('/dashboard?q=%22x%22');
+  });
+
+  it.each([
+    ['a URL elsewhere', 'https://evil.example'],
+    ['a URL on this origin', `${origin}/dashboard`],
+    ['a protocol-relative URL', '//evil.example'],
+    ['a script', 'javascript:alert(1)'],
+    ['a relative path', 'dashboard'],
+    ['a backslash after the slash', '/\\evil.example'],
+    ['two backslashes', '\\\\evil.example'],
+    ['a backslash later on', '/x/\\evil.example'],
+    ['a tab (from /%09/host)', '/\t/evil.example'],
+    ['a newline (from /%0A/host)', '/\n/evil.example'],
+    ['a carriage return', '/\r/evil.example'],
+    ['a NUL', '/\u0000/evil.example'],
+    ['DEL', '/\u007f/evil.example'],
+    ['a C1 control', '/\u0085/evil.example'],
+    ['a space', '/ /evil.example'],
+    ['a no-break space', '/\u00a0/evil.example'],
+    ['a line separator', '/\u2028/evil.example'],
+    ['a trailing tab', '/dashboard\t'],
+    ['an encoded tab', '/%09/evil.example'],
+    ['an encoded newline', '/%0A/evil.example'],
+    ['an encoded backslash', '/%5C/evil.example'],
+    ['an encoded slash', '/%2F/evil.example'],
+    ['dot segments that leave //host', '/.//evil.example'],
+    ['encoded dot segments that leave //host', '/x/%2e%2e//evil.example'],
+    ['a broken escape', '/dashboard%'],
+    ['empty', ''],
+    ['nothing', null],
+  ])('refuse %s', (_, hostile) => {
+    expect(safeNextPath(hostile, origin)).toBeNull();
+  });
+
+  it('use the page’s origin when none is given', () => {
     expect(safeNextPath('/dashboard')).toBe('/dashboard');
-    expect(safeNextPath('/partner-portal?tab=payouts')).toBe('/partner-portal?tab=payouts');
-    for (const hostile of [
-      'https://evil.example',
-      '//evil.example',
-      '/\\evil.example',
-      'javascript:alert(1)',
-      '',
-      null,
-    ]) {
-      expect(safeNextPath(hostile)).toBeNull();
-    }
+    expect(safeNextPath('/\t/evil.example')).toBeNull();
   });
 
   it('never point back at the sign-in page', () => {
-    expect(safeNextPath('/auth')).toBeNull();
-    expect(safeNextPath('/auth?next=/auth')).toBeNull();
+    expect(safeNextPath('/auth', origin)).toBeNull();
+    expect(safeNextPath('/auth/', origin)).toBeNull();
+    expect(safeNextPath('/auth#x', origin)).toBeNull();
+    expect(safeNextPath('/auth?next=/auth', origin)).toBeNull();
+    expect(safeNextPath('/dashboard/../auth', origin)).toBeNull();
   });
 });

@@ -51,13 +51,37 @@ export function needsSecondFactor(session: Session | null): boolean {
   return hasVerifiedFactor && claimsOf(session).aal !== 'aal2';
 }
 
+// Control characters (C0, DEL, C1), any whitespace, and the backslash: URL parsers drop or
+// reinterpret them, so `/\t/host` or `/\\host` would be checked as one thing and followed as `//host`.
+const UNSAFE_CHARACTER = /[\s\p{Cc}\\]/u;
+
+function currentOrigin(): string {
+  // Prerendering has no window; any fixed origin serves, as only relative paths pass.
+  return typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
+}
+
 /**
- * A `?next=` target that stays on this site: a path, never `//host` or a URL,
- * and never the auth page itself.
+ * A `?next=` target that stays on this site, as the path to navigate to: the
+ * URL as parsed and checked (path, query, fragment), never `//host` or a URL
+ * elsewhere, and never the auth page itself. `null` when it is anything else.
  */
-export function safeNextPath(next: string | null | undefined): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+export function safeNextPath(
+  next: string | null | undefined,
+  origin: string = currentOrigin(),
+): string | null {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || UNSAFE_CHARACTER.test(next))
     return null;
-  if (next === paths.auth || next.startsWith(`${paths.auth}?`)) return null;
-  return next;
+  let url: URL;
+  let decodedPath: string;
+  try {
+    url = new URL(next, origin);
+    decodedPath = decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin) return null;
+  // An encoded `/%09/host` or `/%5C/host` is no page of ours and may be decoded again on the way.
+  if (decodedPath.startsWith('//') || UNSAFE_CHARACTER.test(decodedPath)) return null;
+  if (url.pathname.replace(/\/+$/, '') === paths.auth) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

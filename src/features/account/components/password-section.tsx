@@ -8,7 +8,6 @@ import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { showToast } from '@/components/ui/toaster';
 import { applyAuthError } from '@/lib/auth/apply-auth-error';
 import {
   MIN_PASSWORD_LENGTH,
@@ -22,6 +21,7 @@ type Values = NewPasswordValues & { nonce?: string };
 /** A new password; when the server asks, a code emailed to the user confirms it is them. */
 export function PasswordSection() {
   const [needsCode, setNeedsCode] = useState(false);
+  const [isChanged, setIsChanged] = useState(false);
   const form = useForm<Values>({
     resolver: zodResolver(newPasswordSchema),
     defaultValues: { password: '', confirmation: '', nonce: '' },
@@ -31,11 +31,13 @@ export function PasswordSection() {
 
   const handleSubmit = form.handleSubmit(async (values) => {
     const nonce = form.getValues('nonce')?.trim();
+    setIsChanged(false);
     try {
       await changePassword(values.password, needsCode ? nonce : undefined);
       form.reset({ password: '', confirmation: '', nonce: '' });
       setNeedsCode(false);
-      void showToast('success', 'Password changed.');
+      // The server ends every other session when the password changes: say so, here, not in a toast.
+      setIsChanged(true);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'reauthentication_needed' && !needsCode) {
@@ -58,6 +60,13 @@ export function PasswordSection() {
 
   return (
     <Card id="password" title="Password" description="Choose one you do not use anywhere else.">
+      <div aria-live="polite">
+        {isChanged ? (
+          <Alert tone="success" className="mb-5 max-w-xl">
+            Your password is changed. Every other session has been signed out.
+          </Alert>
+        ) : null}
+      </div>
       <form noValidate onSubmit={handleSubmit} className="grid max-w-xl gap-5">
         <Field
           id="change-password"

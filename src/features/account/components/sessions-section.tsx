@@ -4,57 +4,64 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { showToast } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { signOut, type SignOutScope } from '@/lib/auth/sign-out';
 
+type Outcome = { tone: 'success' | 'error'; text: string } | null;
+
 /** The three sign-out scopes: this device, every other device, everywhere. */
 export function SessionsSection() {
   const navigate = useNavigate();
-  const [problem, setProblem] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [pendingScope, setPendingScope] = useState<SignOutScope | null>(null);
+  const isBusy = pendingScope !== null;
 
   const run = async (scope: SignOutScope) => {
-    setProblem(null);
-    setIsBusy(true);
+    setOutcome(null);
+    setPendingScope(scope);
     try {
       await signOut(scope);
-      if (scope === 'others') void showToast('success', 'Your other devices are signed out.');
+      if (scope === 'others')
+        setOutcome({ tone: 'success', text: 'Signed out of every other device and browser.' });
       else void navigate(`${paths.auth}?notice=signed-out`, { replace: true });
     } catch (error) {
-      setProblem(describeAuthError(error).message);
+      setOutcome({ tone: 'error', text: describeAuthError(error).message });
       throw error;
     } finally {
-      setIsBusy(false);
+      setPendingScope(null);
     }
   };
 
   return (
     <Card
       id="sessions"
-      title="Where you are signed in"
-      description="Lost a phone, or used a shared computer? Sign the other devices out."
+      title="Sessions"
+      description="Lost a phone, or used a shared computer? Sign out everywhere else: this browser stays signed in."
     >
-      {problem ? (
-        <Alert tone="error" className="mb-5 max-w-xl">
-          {problem}
-        </Alert>
-      ) : null}
+      {/* Present from the start, so the outcome is announced when it appears. */}
+      <div aria-live="polite">
+        {outcome ? (
+          <Alert tone={outcome.tone} className="mb-5 max-w-xl">
+            {outcome.text}
+          </Alert>
+        ) : null}
+      </div>
       <div className="flex flex-wrap gap-3">
         <Button
-          variant="secondary"
           disabled={isBusy}
-          onClick={() => void run('local').catch(() => undefined)}
+          aria-busy={pendingScope === 'others'}
+          onClick={() => void run('others').catch(() => undefined)}
         >
-          Sign out of this device
+          {pendingScope === 'others' ? 'Signing out...' : 'Sign out everywhere else'}
         </Button>
         <Button
           variant="secondary"
           disabled={isBusy}
-          onClick={() => void run('others').catch(() => undefined)}
+          aria-busy={pendingScope === 'local'}
+          onClick={() => void run('local').catch(() => undefined)}
         >
-          Sign out of other devices
+          {pendingScope === 'local' ? 'Signing out...' : 'Sign out of this device'}
         </Button>
         <ConfirmDialog
           trigger={
