@@ -46,6 +46,12 @@ for (const viewport of phoneAndDesktop) {
     await page.getByLabel('Your time zone').selectOption('Asia/Tokyo');
     const label = await book(page, email);
     await expect(page.getByText(`We sent a calendar invite to ${email}`)).toBeVisible();
+    // The link to reschedule or cancel is in the email only (security issue 24, finding 6).
+    await expect(
+      page.getByText('That email holds your link to reschedule or cancel at any time'),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Reschedule or cancel' })).toHaveCount(0);
+    expect(await page.content()).not.toMatch(/booking=[0-9a-f]{64}/);
 
     const [booking] = await rowsFor('demo_bookings', email);
     expect(booking).toMatchObject({ status: 'confirmed', time_zone: 'Asia/Tokyo', revision: 0 });

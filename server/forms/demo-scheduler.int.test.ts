@@ -18,7 +18,9 @@ import {
  * The demo scheduler through the official client: free slots, booking (and a
  * race for one slot), the buffer, the manage link (look up, reschedule,
  * cancel) with its emails and .ics invites, and slots across daylight-saving
- * changes in the business's time zone.
+ * changes in the business's time zone. book_demo does not answer with the
+ * manage token: the tests read it from the confirmation email, as a visitor
+ * does (security issue 24, finding 6; see server/security/booking-limits.int.test.ts).
  */
 
 let server: TestServer;
@@ -43,12 +45,17 @@ interface Slot {
   ends_at: string;
 }
 
-interface Booked {
+/** What book_demo answers. */
+interface Receipt {
   id: string;
   starts_at: string;
   ends_at: string;
   email: string;
   time_zone: string;
+}
+
+/** A booking with the token of the manage link in its confirmation email. */
+interface Booked extends Receipt {
   manage_token: string;
 }
 
@@ -125,10 +132,21 @@ function booking(startsAt: string | null, overrides: Record<string, unknown> = {
   };
 }
 
+/** The token of the manage link (`/demo?booking=<token>`) in a booking's confirmation email. */
+async function emailedToken(bookingId: string): Promise<string> {
+  const confirmation = (await emailsFor(server, 'booking_id', bookingId)).find(
+    (email) => email.template === 'demo_booking_booked',
+  );
+  const token = /\/demo\?booking=([0-9a-f]{64})\b/.exec(confirmation?.body_text ?? '')?.[1];
+  if (!token) throw new Error(`no manage link emailed for booking ${bookingId}`);
+  return token;
+}
+
 async function book(startsAt: string, overrides: Record<string, unknown> = {}): Promise<Booked> {
   const result = await anon.rpc('book_demo', booking(startsAt, overrides));
   expect(result.error).toBeNull();
-  return result.data as Booked;
+  const receipt = result.data as Receipt;
+  return { ...receipt, manage_token: await emailedToken(receipt.id) };
 }
 
 async function storedBooking(id: string) {
@@ -316,15 +334,25 @@ describe('booking a slot', () => {
     const day = await freeDay();
     const slot = day[4]!;
     const before = await snapshot(server, ['public.demo_bookings', 'public.outbox_messages']);
-    const booked = await book(slot.starts_at, { email: ' Bo.Booker@Example.COM ' });
-    expect({ ...booked, starts_at: iso(booked.starts_at), ends_at: iso(booked.ends_at) }).toEqual({
+    const answer = await anon.rpc(
+      'book_demo',
+      booking(slot.starts_at, { email: ' Bo.Booker@Example.COM ' }),
+    );
+    expect(answer.error).toBeNull();
+    // The answer has no manage token: that is in the confirmation email only.
+    const receipt = answer.data as Receipt;
+    expect({
+      ...receipt,
+      starts_at: iso(receipt.starts_at),
+      ends_at: iso(receipt.ends_at),
+    }).toEqual({
       id: expect.any(String),
       starts_at: slot.starts_at,
       ends_at: slot.ends_at,
       email: 'bo.booker@example.com',
       time_zone: 'Europe/Paris',
-      manage_token: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+    const booked: Booked = { ...receipt, manage_token: await emailedToken(receipt.id) };
     expect(await snapshot(server, ['public.demo_bookings', 'public.outbox_messages'])).toEqual({
       'public.demo_bookings': before['public.demo_bookings']! + 1,
       'public.outbox_messages': before['public.outbox_messages']! + 2,
@@ -381,8 +409,14 @@ describe('booking a slot', () => {
       start: icsTime(slot.starts_at),
       end: icsTime(slot.ends_at),
       status: 'CONFIRMED',
-      summary: 'Cervana demo with Booker & Sons\\, Inc.',
+      summary: 'Cervana demo',
     });
+    // Nothing the visitor typed goes to the address they typed (nobody has verified it).
+    const attendee = ics.split('\r\n').find((line) => line.startsWith('ATTENDEE'));
+    expect(attendee).toBe('ATTENDEE;ROLE=REQ-PARTICIPANT;RSVP=FALSE:mailto:bo.booker@example.com');
+    for (const typed of ['Bo Booker', 'Booker & Sons', 'Zendesk']) {
+      expect(`${visitor.subject}\n${visitor.body_text}\n${ics}`).not.toContain(typed);
+    }
     // Content lines are folded at 75 octets.
     for (const line of Buffer.from(visitor.attachments[0]!.contentBase64, 'base64')
       .toString('utf8')
@@ -391,21 +425,30 @@ describe('booking a slot', () => {
     }
     expect(note.attachments).toEqual([]);
     expect(note.body_text).toContain("The visitor's time zone: Europe/Paris.");
+    // The sales inbox (ours) gets everything.
+    expect(note.body_text).toContain('Bo Booker <bo.booker@example.com> at Booker & Sons, Inc.');
   });
 
   it('folds long invite lines at 75 octets without splitting a UTF-8 character', async () => {
     const [slot] = await freeDay();
-    const company = 'Société Générale d’Économie Mixte — Übersetzungsbüro Øresund ✓';
-    const { data, error } = await anon.rpc('book_demo', booking(slot!.starts_at, { company }));
-    expect(error).toBeNull();
-    const [visitor] = await emailsFor(server, 'booking_id', (data as { id: string }).id);
-    const raw = Buffer.from(visitor!.attachments[0]!.contentBase64, 'base64');
-    // Valid UTF-8 throughout (a character cut in two would not decode back to the same bytes).
-    expect(Buffer.from(raw.toString('utf8'), 'utf8').equals(raw)).toBe(true);
-    for (const line of raw.toString('utf8').split('\r\n')) {
-      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    // The meeting link (the admins' text) is the invite's LOCATION.
+    const meetingUrl =
+      'https://meet.example.com/Société-Générale-d’Économie—Übersetzungsbüro-Øresund-✓';
+    await server.db.query(`update public.scheduler_settings set meeting_url = $1`, [meetingUrl]);
+    try {
+      const { data, error } = await anon.rpc('book_demo', booking(slot!.starts_at));
+      expect(error).toBeNull();
+      const [visitor] = await emailsFor(server, 'booking_id', (data as { id: string }).id);
+      const raw = Buffer.from(visitor!.attachments[0]!.contentBase64, 'base64');
+      // Valid UTF-8 throughout (a character cut in two would not decode back to the same bytes).
+      expect(Buffer.from(raw.toString('utf8'), 'utf8').equals(raw)).toBe(true);
+      for (const line of raw.toString('utf8').split('\r\n')) {
+        expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+      }
+      expect(icsProperty(inviteOf(visitor!), 'LOCATION')).toBe(meetingUrl);
+    } finally {
+      await server.db.query(`update public.scheduler_settings set meeting_url = null`);
     }
-    expect(icsProperty(inviteOf(visitor!), 'SUMMARY')).toBe(`Cervana demo with ${company}`);
   });
 
   it('refuses a slot someone has booked: 409 slot_taken, one booking', async () => {
@@ -429,7 +472,7 @@ describe('booking a slot', () => {
     const loser = results.find((result) => result.status === 409)!;
     expectRefusal(loser, 409, 'slot_taken');
     expect(await confirmedAt(slot.starts_at)).toBe(1);
-    const winner = results.find((result) => result.status === 200)!.data as Booked;
+    const winner = results.find((result) => result.status === 200)!.data as Receipt;
     expect(await emailsFor(server, 'booking_id', winner.id)).toHaveLength(2);
   });
 
@@ -457,11 +500,11 @@ describe('booking a slot', () => {
       partner_id: string | null;
       user_id: string | null;
     }>(`select id, partner_id, user_id from public.demo_bookings where id = any($1::uuid[])`, [
-      [(result.data as Booked).id, plain.id],
+      [(result.data as Receipt).id, plain.id],
     ]);
     expect(Object.fromEntries(stored.rows.map((row) => [row.id, row]))).toEqual({
-      [(result.data as Booked).id]: {
-        id: (result.data as Booked).id,
+      [(result.data as Receipt).id]: {
+        id: (result.data as Receipt).id,
         partner_id: partnerId,
         user_id: customer.id,
       },

@@ -464,6 +464,9 @@ export type Database = {
         Row: {
           demo_bookings_per_domain: number
           demo_bookings_per_network: number
+          demo_changes_per_network_per_hour: number
+          demo_reschedules_per_booking: number
+          demo_reschedules_per_booking_per_day: number
           id: boolean
           sales_inbox: string
           site_url: string
@@ -475,6 +478,9 @@ export type Database = {
         Insert: {
           demo_bookings_per_domain?: number
           demo_bookings_per_network?: number
+          demo_changes_per_network_per_hour?: number
+          demo_reschedules_per_booking?: number
+          demo_reschedules_per_booking_per_day?: number
           id?: boolean
           sales_inbox?: string
           site_url?: string
@@ -486,6 +492,9 @@ export type Database = {
         Update: {
           demo_bookings_per_domain?: number
           demo_bookings_per_network?: number
+          demo_changes_per_network_per_hour?: number
+          demo_reschedules_per_booking?: number
+          demo_reschedules_per_booking_per_day?: number
           id?: boolean
           sales_inbox?: string
           site_url?: string

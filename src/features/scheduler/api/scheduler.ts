@@ -21,13 +21,16 @@ export interface BookingRequest {
   fax: string;
 }
 
+/**
+ * What book_demo answers. The link to reschedule or cancel is not in it: it
+ * travels only in the confirmation email, so only the address's owner has it.
+ */
 export interface BookingReceipt {
   id: string;
   starts_at: string;
   ends_at: string;
   email: string;
   time_zone: string;
-  manage_token: string;
 }
 
 /** Books the slot, or fails with 409 when someone else was quicker. */

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { buttonStyles } from '@/components/ui/button-styles';
 import { paths } from '@/config/paths';
+import { site } from '@/config/site';
 import { rpcErrorMessage } from '@/lib/forms/rpc-error';
 import { useHydrated } from '@/lib/use-hydrated';
 import { fetchSlots, type BookingReceipt } from '../api/scheduler';
@@ -165,16 +166,17 @@ function BookingConfirmed({ receipt, timeZone }: { receipt: BookingReceipt; time
         {describeSlot(slot, timeZone)} ({timeZone.replaceAll('_', ' ')})
       </p>
       <p className="text-ink-700">
-        We sent a calendar invite to <strong>{receipt.email}</strong>. Its link lets you reschedule
-        or cancel at any time, without an account.
+        We sent a calendar invite to <strong className="wrap-anywhere">{receipt.email}</strong>.
+        That email holds your link to reschedule or cancel at any time, without an account.
+      </p>
+      <p className="text-sm text-ink-600">
+        Nothing after a few minutes? Check your spam folder. If the address is wrong, write to{' '}
+        <a href={`mailto:${site.salesEmail}`} className="font-semibold text-azure-700 underline">
+          {site.salesEmail}
+        </a>{' '}
+        and we will correct it.
       </p>
       <div className="flex flex-wrap gap-3">
-        <Link
-          to={`${paths.demo}?booking=${receipt.manage_token}`}
-          className={buttonStyles({ variant: 'secondary' })}
-        >
-          Reschedule or cancel
-        </Link>
         <Link to={`${paths.home}#audio-demo`} className={buttonStyles({ variant: 'secondary' })}>
           Hear a sample call meanwhile
         </Link>
