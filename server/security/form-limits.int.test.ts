@@ -352,6 +352,24 @@ describe('future demos per email domain and per network', () => {
     });
   });
 
+  it('on a public mail service, caps each address alone: a stranger cannot hold gmail.com', async () => {
+    await withSettings({ demo_bookings_per_domain: 2 }, async () => {
+      const stranger = `stranger-${Date.now().toString(36)}@gmail.com`;
+      for (let index = 0; index < 2; index += 1) {
+        expect((await anon.rpc('book_demo', await booking({ email: stranger }))).error).toBeNull();
+      }
+      const third = await anon.rpc('book_demo', await booking({ email: stranger.toUpperCase() }));
+      expectRefusal(third, 429, 'rate_limited');
+      expect(third.error?.message).toMatch(/for one person/);
+      // Someone else at gmail.com still books.
+      const other = await anon.rpc(
+        'book_demo',
+        await booking({ email: `someone-else-${Date.now().toString(36)}@gmail.com` }),
+      );
+      expect(other.error).toBeNull();
+    });
+  });
+
   it('caps the upcoming demos booked from one network, whatever the addresses', async () => {
     await withSettings({ demo_bookings_per_network: 2 }, async () => {
       await server.db.query(`delete from private.demo_booking_networks`);
