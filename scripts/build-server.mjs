@@ -1,5 +1,6 @@
-// Bundles the server into ES modules (dist/server/main.mjs, chunks, and the password
-// worker at dist/server/auth/password-worker.mjs); packages stay in node_modules.
+// Bundles the server into ES modules (dist/server/main.mjs, chunks, the password worker at
+// dist/server/auth/password-worker.mjs and the image-render worker at
+// dist/server/storage/render-worker.mjs); packages stay in node_modules.
 import { rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -7,9 +8,15 @@ import { build } from 'esbuild';
 await rm('dist/server', { recursive: true, force: true });
 
 await build({
-  // The password and database workers are their own entries: worker threads load them by path
-  // (server/auth/passwords.ts, server/db/pglite.ts).
-  entryPoints: ['server/main.ts', 'server/auth/password-worker.mjs', 'server/db/pglite-worker.ts'],
+  // The password, database and image-render workers are their own entries: worker threads and
+  // render processes load them by path (server/auth/passwords.ts, server/db/pglite.ts,
+  // server/storage/render-pool.ts).
+  entryPoints: [
+    'server/main.ts',
+    'server/auth/password-worker.mjs',
+    'server/db/pglite-worker.ts',
+    'server/storage/render-worker.mjs',
+  ],
   outdir: 'dist/server',
   outbase: 'server',
   outExtension: { '.js': '.mjs' },

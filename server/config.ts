@@ -101,6 +101,22 @@ const platformEnvironmentSchema = z.object({
   STORAGE_S3_SECRET_ACCESS_KEY: optionalText,
   STORAGE_S3_FORCE_PATH_STYLE: booleanFromString.optional(),
   STORAGE_S3_PREFIX: z.string().trim().default(''),
+  STORAGE_RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  STORAGE_RENDER_QUEUE: z.coerce.number().int().min(0).max(10000).default(8),
+  STORAGE_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  STORAGE_RENDER_RATE_LIMIT: z.coerce.number().int().min(1).max(1000000).default(120),
+  STORAGE_RENDER_CACHE_SIZE: z
+    .string()
+    .trim()
+    .default('64mb')
+    .transform((value, context) => {
+      const bytes = parseByteSize(value);
+      if (bytes === undefined) {
+        context.addIssue({ code: 'custom', message: 'must be a size like 64mb, or 0' });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
   REST_SCHEMAS: z
     .string()
     .trim()
@@ -192,6 +208,19 @@ export interface StorageConfig {
   fileSizeLimit: number;
   /** Lifetime of a signed upload URL, in seconds. */
   uploadUrlExpiresSeconds: number;
+  /**
+   * Image transformations (`/render/image`): renders at once (each in its own
+   * process), renders waiting for one of them, one render's time limit, renders
+   * a minute per user or client network (cached results are free), and the
+   * bytes of rendered results kept in memory (0: none).
+   */
+  render: {
+    concurrency: number;
+    queue: number;
+    timeoutMs: number;
+    perMinute: number;
+    cacheBytes: number;
+  };
   s3: {
     bucket: string | undefined;
     region: string;
@@ -256,6 +285,13 @@ export function loadConfig(
       dir: path.join(path.resolve(values.DATA_DIR), 'storage'),
       fileSizeLimit: values.STORAGE_FILE_SIZE_LIMIT,
       uploadUrlExpiresSeconds: values.STORAGE_UPLOAD_URL_EXPIRES,
+      render: {
+        concurrency: values.STORAGE_RENDER_CONCURRENCY,
+        queue: values.STORAGE_RENDER_QUEUE,
+        timeoutMs: values.STORAGE_RENDER_TIMEOUT_MS,
+        perMinute: values.STORAGE_RENDER_RATE_LIMIT,
+        cacheBytes: values.STORAGE_RENDER_CACHE_SIZE,
+      },
       s3: {
         bucket: values.STORAGE_S3_BUCKET,
         region: values.STORAGE_S3_REGION,

@@ -101,6 +101,32 @@ describe('image transformations', () => {
     expect(denied.error).toMatchObject({ statusCode: '404', message: 'Object not found' });
   });
 
+  it('renders every stored image format it accepts (PNG, JPEG, WebP, AVIF, GIF)', async () => {
+    const base = sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } },
+    });
+    const formats = [
+      ['jpeg', 'image/jpeg', 'jpeg'],
+      ['webp', 'image/webp', 'webp'],
+      ['avif', 'image/avif', 'heif'],
+      ['gif', 'image/gif', 'gif'],
+    ] as const;
+    for (const [format, type, decoded] of formats) {
+      const bytes = await base.clone().toFormat(format).toBuffer();
+      const name = `formats/picture.${format}`;
+      const uploaded = await admin.storage
+        .from('photos')
+        .upload(name, new Blob([new Uint8Array(bytes)], { type }));
+      expect(uploaded.error, format).toBeNull();
+      const { data, error } = await admin.storage
+        .from('photos')
+        .download(name, { transform: { width: 60, height: 40 } });
+      expect(error, format).toBeNull();
+      expect(data!.type, format).toBe(type);
+      expect(await dimensionsOf(data!), format).toEqual({ width: 60, height: 40, format: decoded });
+    }
+  });
+
   it('refuses what is not an image, and nonsense sizes', async () => {
     const notImage = await admin.storage
       .from('photos')

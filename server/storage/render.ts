@@ -1,13 +1,37 @@
+import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { ObjectRow } from './download';
+import type { StorageConfig } from '../config';
+import { clientIp, networkOf } from '../http/client-ip';
+import type { Logger } from '../logger';
+import { BlobNotFoundError } from './blob-store';
+import type { Access, ObjectRow } from './download';
 import { StorageError, storageErrors } from './errors';
+import { RenderCache, RenderRateLimiter } from './render-limits';
+import {
+  RenderAbortedError,
+  RenderBusyError,
+  RenderPool,
+  RenderRefusedError,
+  RenderTimeoutError,
+  type RenderJob,
+} from './render-pool';
+import { callerFor, type StorageService } from './service';
 
 /**
  * Image transformations (`/render/image/...`), as Supabase Storage offers
  * them: width, height, resize (cover, contain, fill), quality and format,
  * with the same limits and the `x-transformations` header naming what was
- * applied (imgproxy's words). Images are resized with sharp, loaded on first use.
+ * applied (imgproxy's words).
+ *
+ * Rendering is the most expensive thing a caller can ask for, so it is
+ * bounded (security issue 24): only objects stored as PNG, JPEG, WebP, AVIF
+ * or GIF whose bytes are that format are rendered (never SVG); at most
+ * 25 megapixels in and 2,500 px a side out, the first frame of an animation
+ * only; each render in a child process of its own (render-pool.ts) with a
+ * deadline, stopped when the client leaves; a few at once and a short queue,
+ * then 503; a number of renders a minute per user or client network, then
+ * 429; and results cached, so the same thumbnail is rendered once.
  */
 
 export interface Transform {
@@ -20,12 +44,16 @@ export interface Transform {
 
 /** The largest source image we transform (Supabase's limit is 25 MB). */
 const MAX_SOURCE_BYTES = 25 * 1000 * 1000;
+/** The most pixels a source may have (10,000 × 10,000 was 3.3 GB and minutes of CPU). */
+export const MAX_INPUT_PIXELS = 25_000_000;
+/** The longest side of a result, with or without a requested size. */
+export const MAX_OUTPUT_SIDE = 2500;
 
 const dimension = z.coerce
   .number()
   .int()
   .min(1)
-  .transform((value) => Math.min(value, 2500));
+  .transform((value) => Math.min(value, MAX_OUTPUT_SIDE));
 
 export const transformSchema = z.object({
   width: dimension.optional(),
@@ -77,20 +105,189 @@ export function transformFromDescription(text: string): Transform {
   return parseTransform({ ...values, resize, resizing_type: undefined });
 }
 
-const SHARP_FIT = { cover: 'cover', contain: 'inside', fill: 'fill' } as const;
+/** The formats we render, by stored content type, and what their bytes start with. */
+const RENDERABLE = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/gif': 'gif',
+} as const;
+type Renderable = (typeof RENDERABLE)[keyof typeof RENDERABLE];
 
-type Sharp = typeof import('sharp').default;
-let sharpModule: Promise<Sharp> | undefined;
-const loadSharp = () =>
-  (sharpModule ??= import('sharp').then((module) => (module.default ?? module) as Sharp));
+const AVIF_BRANDS = new Set(['avif', 'avis']);
 
-/** The transformed image as a response. `source` is the object's whole bytes. */
+/** The format the bytes say they are (magic numbers), if it is one we render. */
+export function sniffImage(bytes: Uint8Array): Renderable | undefined {
+  const ascii = (start: number, end: number) =>
+    String.fromCharCode(...bytes.subarray(start, Math.min(end, bytes.length)));
+  if (
+    bytes.length >= 8 &&
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, index) => bytes[index] === byte)
+  ) {
+    return 'png';
+  }
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    return 'jpeg';
+  }
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  if (bytes.length >= 16 && ascii(4, 8) === 'ftyp') {
+    // An ISO media file: AVIF when its major or a compatible brand says so.
+    const boxSize = Math.min(
+      ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0,
+      bytes.length,
+      1024,
+    );
+    const brands = [ascii(8, 12)];
+    for (let at = 16; at + 4 <= boxSize; at += 4) brands.push(ascii(at, at + 4));
+    if (brands.some((brand) => AVIF_BRANDS.has(brand))) return 'avif';
+  }
+  return undefined;
+}
+
+/** The stored content type as one of ours, or undefined (SVG, text, anything else). */
+function declaredFormat(row: ObjectRow): Renderable | undefined {
+  const type = (row.metadata?.mimetype ?? '').split(';')[0]!.trim().toLowerCase();
+  return Object.hasOwn(RENDERABLE, type) ? RENDERABLE[type as keyof typeof RENDERABLE] : undefined;
+}
+
+const notAnImage = () =>
+  new StorageError(
+    422,
+    'InvalidRequest',
+    'The object is not an image that can be transformed',
+    'Invalid Input',
+  );
+const tooManyPixels = () =>
+  new StorageError(
+    413,
+    'EntityTooLarge',
+    `The image is too large to transform (${MAX_INPUT_PIXELS / 1_000_000} megapixels at most)`,
+    'Payload too large',
+  );
+const tooLong = () =>
+  new StorageError(422, 'InvalidRequest', 'The image took too long to transform', 'Invalid Input');
+
+/** The renderer of one server: its processes, its cache and its counts. */
+export interface Renderer {
+  pool: RenderPool;
+  cache: RenderCache | undefined;
+  limiter: RenderRateLimiter;
+  timeoutMs: number;
+  close(): Promise<void>;
+}
+
+export function createRenderer(config: StorageConfig['render'], logger: Logger): Renderer {
+  const pool = new RenderPool({
+    concurrency: config.concurrency,
+    queue: config.queue,
+    timeoutMs: config.timeoutMs,
+    logger,
+  });
+  return {
+    pool,
+    cache: config.cacheBytes > 0 ? new RenderCache(config.cacheBytes) : undefined,
+    limiter: new RenderRateLimiter(config.perMinute),
+    timeoutMs: config.timeoutMs,
+    close: () => pool.close(),
+  };
+}
+
+/** Who a render counts against: a signed-in user, else the client's network; none for the service role. */
+async function rateLimitKey(
+  service: StorageService,
+  c: Context,
+  access: Access,
+): Promise<string | undefined> {
+  if (access === 'caller') {
+    const caller = await callerFor(service, c);
+    if (caller.role === 'service_role') return undefined;
+    if (caller.role === 'authenticated' && caller.owner) return `user:${caller.owner}`;
+  }
+  return `network:${networkOf(clientIp(c, service.trustProxy ?? false))}`;
+}
+
+/** A refusal that tells the client when to come back (a real 429 or 503, in Storage's shape). */
+function retryLater(c: Context, status: 429 | 503, seconds: number, message: string): Response {
+  const error = new StorageError(
+    status,
+    'SlowDown',
+    message,
+    status === 429 ? 'Too Many Requests' : 'Service Unavailable',
+    status,
+  );
+  return c.body(JSON.stringify(error.toJSON()), status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Retry-After': String(seconds),
+  });
+}
+
+/**
+ * The whole blob, at most `limit` bytes. Reading is given up when the client
+ * leaves or the render's time limit passes (a stalled store must not hold a
+ * render slot either).
+ */
+async function readSource(
+  open: () => Promise<Readable>,
+  limit: number,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Buffer> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const stop = AbortSignal.any([signal, deadline]);
+  const stopped = () =>
+    deadline.aborted && !signal.aborted
+      ? new RenderTimeoutError('reading the image took too long')
+      : new RenderAbortedError('the client left');
+  let onStop: (() => void) | undefined;
+  const stopping = new Promise<never>((_, reject) => {
+    onStop = () => reject(stopped());
+    stop.addEventListener('abort', onStop, { once: true });
+  });
+  stopping.catch(() => {});
+  let stream: Readable | undefined;
+  try {
+    if (stop.aborted) throw stopped();
+    const opening = open();
+    // A stream that opens after we gave up is closed at once.
+    opening.then(
+      (late) => stop.aborted && late.destroy(),
+      () => {},
+    );
+    stream = await Promise.race([opening, stopping]);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reading = (async () => {
+      for await (const chunk of stream) {
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        size += buffer.length;
+        if (size > limit) throw storageErrors.tooLarge();
+        chunks.push(buffer);
+      }
+    })();
+    reading.catch(() => {});
+    await Promise.race([reading, stopping]);
+    return Buffer.concat(chunks, size);
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) throw storageErrors.noSuchKey();
+    throw error;
+  } finally {
+    if (onStop) stop.removeEventListener('abort', onStop);
+    stream?.destroy();
+  }
+}
+
+/** The transformed image as a response, within the limits above. */
 export async function renderImage(
+  service: StorageService,
   c: Context,
   row: ObjectRow,
-  source: NodeJS.ReadableStream,
+  access: Access,
   transform: Transform,
 ): Promise<Response> {
+  const { renderer } = service;
   if ((row.metadata?.size ?? 0) > MAX_SOURCE_BYTES) {
     throw new StorageError(
       413,
@@ -99,48 +296,119 @@ export async function renderImage(
       'Payload too large',
     );
   }
-  const sharp = await loadSharp();
+  const declared = declaredFormat(row);
+  if (!declared || !row.version) throw notAnImage();
+
   const accepts = c.req.header('accept') ?? '';
-  const format =
+  const output: RenderJob['output'] =
     transform.format === 'avif' || transform.format === 'webp'
       ? transform.format
       : transform.format === undefined && /image\/webp/.test(accepts)
         ? 'webp'
         : undefined;
-  let pipeline = sharp({ failOn: 'error', limitInputPixels: 100_000_000 }).rotate();
-  if (transform.width || transform.height) {
-    pipeline = pipeline.resize({
-      width: transform.width,
-      height: transform.height,
-      fit: SHARP_FIT[transform.resize ?? 'cover'],
-      withoutEnlargement: true,
-    });
-  }
-  const quality = transform.quality ?? 80;
-  if (format) pipeline = pipeline.toFormat(format, { quality });
-  else
-    pipeline = pipeline
-      .jpeg({ quality, force: false })
-      .png({ quality, force: false })
-      .webp({ quality, force: false });
-  source.pipe(pipeline);
-  let output: { data: Buffer; info: { format: string; size: number } };
-  try {
-    output = await pipeline.toBuffer({ resolveWithObject: true });
-  } catch {
-    throw new StorageError(
-      422,
-      'InvalidRequest',
-      'The object is not an image that can be transformed',
-      'Invalid Input',
-    );
-  }
-  return c.body(new Uint8Array(output.data), 200, {
-    'Content-Type': `image/${output.info.format === 'heif' ? 'avif' : output.info.format}`,
-    'Content-Length': String(output.info.size),
+  const headers = (data: Uint8Array, contentType: string, cache: 'hit' | 'miss') => ({
+    'Content-Type': contentType,
+    'Content-Length': String(data.byteLength),
     'Cache-Control': row.metadata?.cacheControl ?? 'no-cache',
     'X-Transformations': describeTransform(transform),
     'Content-Security-Policy': "default-src 'none'; sandbox",
     'X-Content-Type-Options': 'nosniff',
+    'X-Cervana-Render-Cache': cache,
+    ...(transform.format === undefined ? { Vary: 'Accept' } : {}),
   });
+  // The blob's key is new for every upload, so a changed object is a new key.
+  const cacheKey = JSON.stringify([
+    row.bucket_id,
+    row.name,
+    row.id,
+    row.version,
+    row.metadata?.eTag ?? null,
+    row.updated_at,
+    declared,
+    describeTransform(transform),
+    output ?? 'origin',
+  ]);
+  const cached = renderer.cache?.get(cacheKey);
+  if (cached) {
+    return c.body(
+      cached.data as Uint8Array<ArrayBuffer>,
+      200,
+      headers(cached.data, cached.contentType, 'hit'),
+    );
+  }
+
+  const key = await rateLimitKey(service, c, access);
+  const wait = key === undefined ? undefined : renderer.limiter.take(key);
+  if (wait !== undefined) {
+    return retryLater(c, 429, wait, 'Too many image transformations; try again later');
+  }
+
+  const signal = c.req.raw.signal;
+  let slot;
+  try {
+    slot = await renderer.pool.acquire(signal);
+  } catch (error) {
+    if (error instanceof RenderBusyError) {
+      return retryLater(
+        c,
+        503,
+        Math.max(1, Math.ceil(renderer.timeoutMs / 1000)),
+        'Too many images are being transformed; try again shortly',
+      );
+    }
+    throw renderError(error);
+  }
+  try {
+    const version = row.version;
+    const source = await readSource(
+      () => service.store.get(version),
+      MAX_SOURCE_BYTES,
+      signal,
+      renderer.timeoutMs,
+    );
+    // The bytes must be the format the object was stored as (SVG, or anything
+    // else labelled as an image, never reaches the decoder).
+    if (sniffImage(source) !== declared) throw notAnImage();
+    const result = await slot.render(
+      {
+        input: source,
+        format: declared === 'avif' ? 'heif' : declared,
+        maxPixels: MAX_INPUT_PIXELS,
+        maxSide: MAX_OUTPUT_SIDE,
+        width: transform.width,
+        height: transform.height,
+        fit: SHARP_FIT[transform.resize ?? 'cover'],
+        quality: transform.quality ?? 80,
+        output,
+      },
+      signal,
+    );
+    const contentType = `image/${result.format === 'heif' ? 'avif' : result.format}`;
+    renderer.cache?.set(cacheKey, { data: result.data, contentType });
+    return c.body(
+      result.data as Uint8Array<ArrayBuffer>,
+      200,
+      headers(result.data, contentType, 'miss'),
+    );
+  } catch (error) {
+    throw renderError(error);
+  } finally {
+    // The answer goes once the slot is free again, so a client that follows
+    // a refused render with another never finds its own render in the way.
+    await slot.release();
+  }
+}
+
+const SHARP_FIT = { cover: 'cover', contain: 'inside', fill: 'fill' } as const;
+
+function renderError(error: unknown): unknown {
+  if (error instanceof RenderRefusedError) {
+    return error.reason === 'pixels' ? tooManyPixels() : notAnImage();
+  }
+  if (error instanceof RenderTimeoutError) return tooLong();
+  if (error instanceof RenderAbortedError) {
+    // Nobody is listening any more; this answer only ends the request.
+    return new StorageError(400, 'InvalidRequest', 'The request was aborted');
+  }
+  return error;
 }

@@ -23,7 +23,7 @@ import { copyObject, moveObject, removeObject, removeObjects, uploadObject } fro
 import type { StorageService } from './service';
 import { signObject, signObjects, signUpload, uploadWithToken, verifyObjectToken } from './signing';
 import { sweepOrphanBlobs } from './sweep';
-import { parseTransform, renderImage, transformFromDescription } from './render';
+import { createRenderer, parseTransform, renderImage, transformFromDescription } from './render';
 import type { TrustProxy } from '../http/client-ip';
 
 /**
@@ -68,7 +68,8 @@ export async function createStorageRoutes(
   await rm(tmpDir, { recursive: true, force: true });
   await mkdir(tmpDir, { recursive: true, mode: 0o700 });
   const store = await openStore(config);
-  const service: StorageService = { ...dependencies, store, tmpDir };
+  const renderer = createRenderer(config.render, logger);
+  const service: StorageService = { ...dependencies, store, tmpDir, renderer };
 
   const sweep = () =>
     void sweepOrphanBlobs(service).catch((error: unknown) =>
@@ -110,6 +111,7 @@ export async function createStorageRoutes(
     async close() {
       clearTimeout(firstSweep);
       clearInterval(sweeps);
+      await renderer.close();
       await store.close?.();
     },
   };
@@ -149,7 +151,7 @@ async function renderRoute(service: StorageService, c: Context): Promise<Respons
   const access: Access = mode === 'sign' ? 'signed' : mode === 'public' ? 'public' : 'caller';
   const row = await objectFor(service, c, access, bucketId, key);
   if (!row.version) throw storageErrors.noSuchKey();
-  return renderImage(c, row, await service.store.get(row.version), transform);
+  return renderImage(service, c, row, access, transform);
 }
 
 function stripPrefix(rest: string, prefix: string): string | undefined {

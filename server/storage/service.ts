@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { BlobStore } from './blob-store';
 import { callerOf, requestContextOf, type Caller } from './caller';
 import { fromDatabaseError, storageErrors } from './errors';
+import type { Renderer } from './render';
 import type { TrustProxy } from '../http/client-ip';
 
 /** What every storage handler needs: the database, the blob store, the keys. */
@@ -18,6 +19,8 @@ export interface StorageService {
   logger: Logger;
   /** Where uploads are staged (local disk, even with the S3 store). */
   tmpDir: string;
+  /** Image transformations: render processes, their queue, cache and counts. */
+  renderer: Renderer;
   /** Whether a trusted proxy's X-Forwarded-For gives the caller's address (TRUST_PROXY). */
   trustProxy?: TrustProxy;
 }
