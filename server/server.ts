@@ -127,6 +127,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
   const mailSender = startMailSender({
     db,
     smtpUrl: config.auth.smtpUrl,
+    smsProvider: config.auth.sms.provider,
     from: config.auth.smtpFrom,
     logger,
     maintenance: () => pruneRateLimits(db),

@@ -176,12 +176,14 @@ export async function adminGenerateLink(c: Context, deps: AuthDependencies): Pro
       default:
         throw errors.validation(`Invalid email action link type requested: ${type}`);
     }
+    // A sign-up link for a user the admin just created with a password keeps it.
     const token = await issueOneTimeToken(
       tx,
       plan.user.id,
       plan.tokenType,
       plan.relatesTo,
       config.otpLength,
+      { bindsPassword: type === 'signup' && encryptedPassword !== undefined },
     );
     return { plan, token };
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SMS_COUNTRIES, type SmsCountry } from './sms-countries';
 
 /**
  * The auth service's settings, named as GoTrue names them so a deployment's
@@ -44,6 +45,27 @@ export const authEnvironmentSchema = z.object({
   SMS_OTP_EXP: count(300, 86400),
   OTP_LENGTH: z.coerce.number().int().min(6).max(10).default(6),
   SMS_TEST_OTP: z.string().default(''),
+  // No provider: no text is ever sent, and phone sign-in and phone MFA are off.
+  // `log` (development and tests only) writes each text, code included, to the log.
+  SMS_PROVIDER: z.enum(['', 'none', 'log']).default(''),
+  SMS_ALLOWED_COUNTRIES: z
+    .string()
+    .default('US,CA,GB')
+    .transform((value, context): SmsCountry[] => {
+      const codes = value
+        .split(',')
+        .map((code) => code.trim().toUpperCase())
+        .filter(Boolean);
+      const unknown = codes.filter((code) => !(code in SMS_COUNTRIES));
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `unsupported countries ${unknown.join(', ')} (supported: ${Object.keys(SMS_COUNTRIES).join(', ')})`,
+        });
+        return z.NEVER;
+      }
+      return codes as SmsCountry[];
+    }),
   URI_ALLOW_LIST: list,
   JWT_AUD: z.string().trim().min(1).default('authenticated'),
   JWT_DEFAULT_GROUP_NAME: z.string().trim().min(1).default('authenticated'),
@@ -71,6 +93,9 @@ export const authEnvironmentSchema = z.object({
   // Per-IP limits (GoTrue's defaults), and the per-account failed sign-in limit.
   RATE_LIMIT_EMAIL_SENT: count(30), // per hour, per IP
   RATE_LIMIT_SMS_SENT: count(30), // per hour, per IP
+  RATE_LIMIT_SMS_SENT_PER_USER: count(10), // per hour, per user
+  RATE_LIMIT_SMS_SENT_PER_PREFIX: count(10), // per hour, per block of 10,000 numbers
+  RATE_LIMIT_SMS_SENT_TOTAL: count(100), // per hour, for the whole service
   RATE_LIMIT_VERIFY: count(30), // per 5 minutes, per IP
   RATE_LIMIT_TOKEN_REFRESH: count(150), // per 5 minutes, per IP
   RATE_LIMIT_SIGN_IN_SIGN_UPS: count(30), // per 5 minutes, per IP
@@ -85,6 +110,9 @@ export type AuthEnvironment = z.infer<typeof authEnvironmentSchema>;
 export interface RateLimits {
   emailSentPerHour: number;
   smsSentPerHour: number;
+  smsSentPerUserPerHour: number;
+  smsSentPerPrefixPerHour: number;
+  smsSentTotalPerHour: number;
   verifyPer5Minutes: number;
   tokenRefreshPer5Minutes: number;
   signInSignUpPer5Minutes: number;
@@ -100,7 +128,14 @@ export interface AuthConfig {
   mailerAutoconfirm: boolean;
   smsAutoconfirm: boolean;
   emailEnabled: boolean;
+  /** Phone sign-up and sign-in: EXTERNAL_PHONE_ENABLED, and only with an SMS provider. */
   phoneEnabled: boolean;
+  sms: {
+    /** Where texts go; undefined: nowhere (phone sign-in and phone MFA are then off). */
+    provider: 'log' | undefined;
+    /** The countries texts may be sent to. */
+    allowedCountries: SmsCountry[];
+  };
   anonymousEnabled: boolean;
   manualLinkingEnabled: boolean;
   refreshTokenRotation: boolean;
@@ -121,6 +156,7 @@ export interface AuthConfig {
   adminRoles: string[];
   jwtExpirySeconds: number;
   jwtIssuer: string;
+  /** Phone factors need an SMS provider as well as their MFA_PHONE_* flag. */
   mfa: {
     maxFactors: number;
     totpEnroll: boolean;
@@ -157,6 +193,7 @@ export function toAuthConfig(
   values: AuthEnvironment,
   context: { siteUrl: string; apiUrl: string; jwtExpirySeconds: number; jwtIssuer: string },
 ): AuthConfig {
+  const smsProvider = values.SMS_PROVIDER === 'log' ? 'log' : undefined;
   return {
     siteUrl: context.siteUrl,
     apiUrl: context.apiUrl,
@@ -164,7 +201,8 @@ export function toAuthConfig(
     mailerAutoconfirm: values.MAILER_AUTOCONFIRM,
     smsAutoconfirm: values.SMS_AUTOCONFIRM,
     emailEnabled: values.EXTERNAL_EMAIL_ENABLED,
-    phoneEnabled: values.EXTERNAL_PHONE_ENABLED,
+    phoneEnabled: values.EXTERNAL_PHONE_ENABLED && smsProvider !== undefined,
+    sms: { provider: smsProvider, allowedCountries: values.SMS_ALLOWED_COUNTRIES },
     anonymousEnabled: values.EXTERNAL_ANONYMOUS_USERS_ENABLED,
     manualLinkingEnabled: values.SECURITY_MANUAL_LINKING_ENABLED,
     refreshTokenRotation: values.SECURITY_REFRESH_TOKEN_ROTATION_ENABLED,
@@ -194,8 +232,8 @@ export function toAuthConfig(
       maxFactors: values.MFA_MAX_ENROLLED_FACTORS,
       totpEnroll: values.MFA_TOTP_ENROLL_ENABLED,
       totpVerify: values.MFA_TOTP_VERIFY_ENABLED,
-      phoneEnroll: values.MFA_PHONE_ENROLL_ENABLED,
-      phoneVerify: values.MFA_PHONE_VERIFY_ENABLED,
+      phoneEnroll: values.MFA_PHONE_ENROLL_ENABLED && smsProvider !== undefined,
+      phoneVerify: values.MFA_PHONE_VERIFY_ENABLED && smsProvider !== undefined,
       challengeExpirySeconds: values.MFA_CHALLENGE_EXPIRY_DURATION,
     },
     samlEnabled: values.SAML_ENABLED,
@@ -205,6 +243,9 @@ export function toAuthConfig(
     rateLimits: {
       emailSentPerHour: values.RATE_LIMIT_EMAIL_SENT,
       smsSentPerHour: values.RATE_LIMIT_SMS_SENT,
+      smsSentPerUserPerHour: values.RATE_LIMIT_SMS_SENT_PER_USER,
+      smsSentPerPrefixPerHour: values.RATE_LIMIT_SMS_SENT_PER_PREFIX,
+      smsSentTotalPerHour: values.RATE_LIMIT_SMS_SENT_TOTAL,
       verifyPer5Minutes: values.RATE_LIMIT_VERIFY,
       tokenRefreshPer5Minutes: values.RATE_LIMIT_TOKEN_REFRESH,
       signInSignUpPer5Minutes: values.RATE_LIMIT_SIGN_IN_SIGN_UPS,

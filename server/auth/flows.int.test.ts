@@ -12,6 +12,8 @@ beforeAll(async () => {
       MAILER_MAX_FREQUENCY: '0',
       SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: 'true',
       URI_ALLOW_LIST: 'https://partners.example.com/**',
+      // Phone sign-in needs an SMS provider; `log` is the explicit test one.
+      SMS_PROVIDER: 'log',
     },
   });
 });

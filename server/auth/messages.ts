@@ -1,10 +1,11 @@
 import type { Queryable } from '../db/database';
 import { authEmails, authSms } from '../mail/auth-templates';
-import { queueEmail, queueSms } from '../mail/outbox';
+import { queueEmail } from '../mail/outbox';
 import type { AuthDependencies } from './context';
 import { errors } from './errors';
 import { issueOneTimeToken, type OneTimeTokenType } from './one-time-tokens';
 import { hitRateLimit, networkKey } from './rate-limits';
+import { sendSms } from './sms';
 import { epochSeconds } from './time';
 import type { UserRow } from './users';
 
@@ -45,16 +46,6 @@ async function countEmail(db: Queryable, deps: AuthDependencies, ip: string): Pr
   );
 }
 
-async function countSms(db: Queryable, deps: AuthDependencies, ip: string): Promise<void> {
-  await hitRateLimit(
-    db,
-    networkKey('sms', ip),
-    deps.config.rateLimits.smsSentPerHour,
-    3600,
-    errors.overRequestRateLimit,
-  );
-}
-
 async function markSent(db: Queryable, userId: string, column: SentColumn): Promise<void> {
   await db.query(`update auth.users set ${column} = now(), updated_at = now() where id = $1`, [
     userId,
@@ -87,6 +78,7 @@ async function sendEmailToken(
     template: string;
     to: string;
     render: (link: string, code: string) => { subject: string; text: string; html: string };
+    bindsPassword?: boolean;
   },
 ): Promise<void> {
   assertNotTooSoon(deps, options.sentAt);
@@ -97,6 +89,7 @@ async function sendEmailToken(
     options.tokenType,
     options.to.toLowerCase(),
     deps.config.otpLength,
+    { bindsPassword: options.bindsPassword },
   );
   const link = verifyLink(deps, token.hash, options.linkType, context.redirectTo);
   await queueEmail(db, {
@@ -108,13 +101,21 @@ async function sendEmailToken(
   await markSent(db, user.id, options.sentColumn);
 }
 
+/**
+ * The sign-up confirmation. `bindsPassword`: sent for a sign-up that chose the
+ * account's current password (or resent for one), so confirming it keeps that
+ * password; any other confirmation of a never-confirmed account clears it (see
+ * `issueOneTimeToken`).
+ */
 export function sendSignupConfirmation(
   db: Queryable,
   deps: AuthDependencies,
   context: SendContext,
   user: UserRow,
+  bindsPassword: boolean,
 ) {
   return sendEmailToken(db, deps, context, user, {
+    bindsPassword,
     tokenType: 'confirmation_token',
     sentColumn: 'confirmation_sent_at',
     sentAt: user.confirmation_sent_at,
@@ -233,7 +234,6 @@ export async function sendReauthentication(
   assertNotTooSoon(deps, user.reauthentication_sent_at, !viaEmail);
   const to = viaEmail ? user.email! : user.phone!;
   if (viaEmail) await countEmail(db, deps, context.ip);
-  else await countSms(db, deps, context.ip);
   const token = await issueOneTimeToken(
     db,
     user.id,
@@ -249,8 +249,10 @@ export async function sendReauthentication(
       ...authEmails.reauthentication(token.otp),
     });
   } else {
-    await queueSms(db, {
-      to: `+${to}`,
+    await sendSms(db, deps, context, {
+      to,
+      userId: user.id,
+      purpose: 'reauthentication',
       template: 'auth.reauthentication',
       text: authSms.reauthentication(token.otp),
     });
@@ -258,7 +260,10 @@ export async function sendReauthentication(
   await markSent(db, user.id, 'reauthentication_sent_at');
 }
 
-/** An SMS code: sign-up confirmation, sign-in (otp) or a phone change. */
+/**
+ * An SMS code: sign-up confirmation, sign-in (otp) or a phone change.
+ * `bindsPassword` as for `sendSignupConfirmation` (confirmations only).
+ */
 export async function sendSmsCode(
   db: Queryable,
   deps: AuthDependencies,
@@ -266,6 +271,7 @@ export async function sendSmsCode(
   user: UserRow,
   purpose: 'confirmation' | 'otp' | 'phone_change',
   phone: string,
+  bindsPassword = false,
 ): Promise<string> {
   const sentAt =
     purpose === 'phone_change'
@@ -274,18 +280,20 @@ export async function sendSmsCode(
         ? user.confirmation_sent_at
         : user.recovery_sent_at;
   assertNotTooSoon(deps, sentAt, true);
-  await countSms(db, deps, context.ip);
   const tokenType: OneTimeTokenType =
     purpose === 'phone_change'
       ? 'phone_change_token'
       : purpose === 'confirmation'
         ? 'confirmation_token'
         : 'recovery_token';
-  const token = await issueOneTimeToken(db, user.id, tokenType, phone, deps.config.otpLength);
-  const messageId = await queueSms(db, {
-    to: `+${phone}`,
+  const token = await issueOneTimeToken(db, user.id, tokenType, phone, deps.config.otpLength, {
+    bindsPassword,
+  });
+  const messageId = await sendSms(db, deps, context, {
+    to: phone,
+    userId: user.id,
+    purpose: purpose === 'otp' ? 'sms' : purpose,
     template: `auth.sms_${purpose}`,
-    metadata: { user_id: user.id },
     text: purpose === 'phone_change' ? authSms.phoneChange(token.otp) : authSms.otp(token.otp),
   });
   await markSent(

@@ -18,6 +18,8 @@ beforeAll(async () => {
     env: {
       MAILER_AUTOCONFIRM: 'true',
       SMS_AUTOCONFIRM: 'true',
+      // Phone factors need an SMS provider; `log` is the explicit test one.
+      SMS_PROVIDER: 'log',
       MAILER_MAX_FREQUENCY: '0',
       TRUST_PROXY: 'true',
       EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',

@@ -6,7 +6,6 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import type { Queryable } from '../db/database';
 import { authSms } from '../mail/auth-templates';
-import { queueSms } from '../mail/outbox';
 import { recordAudit, type AuditActor } from './audit';
 import type { AuthDependencies, HandleAuth } from './context';
 import { AuthError, errors } from './errors';
@@ -24,6 +23,7 @@ import { authenticate, type Authenticated } from './request-auth';
 import { insertRefreshToken, recordAuthMethod, tokenResponse, type AuthMethod } from './sessions';
 import { epochSeconds } from './time';
 import { generateOtp, generateUuid } from './tokens';
+import { sendSms } from './sms';
 import { findUserById, normalisePhone, type FactorRow, type UserRow } from './users';
 
 /**
@@ -417,12 +417,19 @@ async function challengeFactor(c: Context, deps: AuthDependencies): Promise<Resp
       current.id,
     ]);
     if (code !== null && current.phone) {
-      await queueSms(tx, {
-        to: `+${current.phone}`,
-        template: 'auth.sms_mfa',
-        text: authSms.mfa(code),
-        metadata: { user_id: user.id, factor_id: current.id, channel },
-      });
+      await sendSms(
+        tx,
+        deps,
+        { ip },
+        {
+          to: current.phone,
+          userId: user.id,
+          purpose: 'mfa',
+          template: 'auth.sms_mfa',
+          text: authSms.mfa(code),
+          metadata: { factor_id: current.id, channel },
+        },
+      );
     }
     await recordAudit(tx, actorOf(user), 'challenge_created', ip, {
       factor_id: current.id,

@@ -43,6 +43,13 @@ export interface IssuedToken {
 /**
  * A new one-time code for a user: only its hash is kept (one per user and type;
  * a new one replaces the old). `relatesTo` is the address it was sent to.
+ *
+ * A confirmation code also records whether it carries the account's password
+ * (`bindsPassword`: sent for the sign-up that chose it): `auth.users.confirmation_token`
+ * then holds its hash, else nothing. When a never-confirmed account is
+ * confirmed, only that code keeps the password (see `settleFirstConfirmation`),
+ * so a stranger who signed up first with the owner's address cannot keep a
+ * password the owner never chose.
  */
 export async function issueOneTimeToken(
   db: Queryable,
@@ -50,6 +57,7 @@ export async function issueOneTimeToken(
   type: OneTimeTokenType,
   relatesTo: string,
   length: number,
+  options: { bindsPassword?: boolean } = {},
 ): Promise<IssuedToken> {
   const otp = generateOtp(length);
   const hash = tokenHash(relatesTo, otp);
@@ -61,12 +69,66 @@ export async function issueOneTimeToken(
            created_at = now(), updated_at = now()`,
     [userId, type, hash, relatesTo],
   );
+  if (type === 'confirmation_token') {
+    await db.query(`update auth.users set confirmation_token = $2 where id = $1`, [
+      userId,
+      options.bindsPassword ? hash : '',
+    ]);
+  }
   return { otp, hash };
+}
+
+/** Whether the user's live confirmation code carries the password (a resend keeps it so). */
+export async function confirmationBindsPassword(db: Queryable, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ binds: boolean }>(
+    `select coalesce(u.confirmation_token, '') <> '' and exists (
+       select 1 from auth.one_time_tokens t
+       where t.user_id = u.id and t.token_type = 'confirmation_token' and t.token_hash = u.confirmation_token
+     ) as binds
+     from auth.users u where u.id = $1`,
+    [userId],
+  );
+  return Boolean(rows[0]?.binds);
+}
+
+/**
+ * The first confirmation of an account that was never confirmed (by any
+ * address): the password stays only if the code used is the one sent for the
+ * sign-up that chose it (any other code proves the address, not the password,
+ * so the password is cleared and the owner sets one); and every session ends.
+ * GoTrue's Confirm keeps the first sign-up's password, which lets whoever
+ * signed up first with someone else's address sign in once the owner confirms.
+ */
+export async function settleFirstConfirmation(
+  db: Queryable,
+  user: {
+    id: string;
+    email_confirmed_at: string | null;
+    phone_confirmed_at: string | null;
+    is_anonymous: boolean;
+  },
+  consumed: Pick<StoredToken, 'token_type' | 'token_hash'>,
+): Promise<void> {
+  if (user.email_confirmed_at || user.phone_confirmed_at || user.is_anonymous) return;
+  const bound =
+    consumed.token_type === 'confirmation_token' && consumed.token_hash !== ''
+      ? `confirmation_token = $2`
+      : 'false';
+  await db.query(
+    `update auth.users set
+       encrypted_password = case when ${bound} then encrypted_password else '' end,
+       confirmation_token = '', updated_at = now()
+     where id = $1`,
+    bound === 'false' ? [user.id] : [user.id, consumed.token_hash],
+  );
+  await db.query(`delete from auth.sessions where user_id = $1`, [user.id]);
 }
 
 export interface StoredToken {
   user_id: string;
   token_type: OneTimeTokenType;
+  /** '' for a test number's fixed code, which no stored token matches. */
+  token_hash: string;
   relates_to: string;
   age_seconds: number;
 }
@@ -77,7 +139,7 @@ export async function findOneTimeToken(
   types: OneTimeTokenType[],
 ): Promise<StoredToken | null> {
   const { rows } = await db.query<StoredToken>(
-    `select user_id, token_type, relates_to,
+    `select user_id, token_type, token_hash, relates_to,
             extract(epoch from (now() at time zone 'utc' - created_at))::float8 as age_seconds
      from auth.one_time_tokens where token_hash = $1 and token_type = any($2::text[])
      for update`,
@@ -90,8 +152,8 @@ export async function findLatestToken(
   db: Queryable,
   userId: string,
   types: OneTimeTokenType[],
-): Promise<(StoredToken & { token_hash: string }) | null> {
-  const { rows } = await db.query<StoredToken & { token_hash: string }>(
+): Promise<StoredToken | null> {
+  const { rows } = await db.query<StoredToken>(
     `select user_id, token_type, relates_to, token_hash,
             extract(epoch from (now() at time zone 'utc' - created_at))::float8 as age_seconds
      from auth.one_time_tokens where user_id = $1 and token_type = any($2::text[])

@@ -62,7 +62,7 @@ export async function otp(c: Context, deps: AuthDependencies): Promise<Response>
           aud: config.audience,
         });
         if (challenge) await createFlowState(tx, user.id, challenge, 'email/signup');
-        await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user);
+        await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user, false);
         return c.json({});
       }
       if (challenge)
@@ -73,7 +73,8 @@ export async function otp(c: Context, deps: AuthDependencies): Promise<Response>
           user.email_confirmed_at ? 'magiclink' : 'email/signup',
         );
       if (user.email_confirmed_at) await sendMagicLink(tx, deps, { ip, redirectTo }, user);
-      else await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user);
+      // No password was chosen with this code: confirming it clears any (see settleFirstConfirmation).
+      else await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user, false);
       return c.json({});
     });
   }

@@ -4,6 +4,8 @@ import type { AuthDependencies } from './context';
 import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendEmailChange, sendSignupConfirmation, sendSmsCode } from './messages';
+import { confirmationBindsPassword } from './one-time-tokens';
+import { assertSmsProvider } from './sms';
 import { resolveRedirect } from './redirects';
 import { clientIp, optionalString, readBody } from './request';
 import {
@@ -35,6 +37,8 @@ export async function resend(c: Context, deps: AuthDependencies): Promise<Respon
   if (isEmailType && !body.email)
     throw errors.validation('Type provided requires an email address');
   if (!isEmailType && !body.phone) throw errors.validation('Type provided requires a phone number');
+  // Known numbers and unknown ones get the same answer without a provider.
+  if (!isEmailType) assertSmsProvider(deps);
   const challenge = readCodeChallenge(body);
   const ip = clientIp(c, deps.trustProxy);
   const redirectTo = resolveRedirect(deps.config, c.req.query('redirect_to'));
@@ -46,7 +50,8 @@ export async function resend(c: Context, deps: AuthDependencies): Promise<Respon
         const user = await findUserByEmail(tx, email);
         if (!user || user.email_confirmed_at) return undefined;
         if (challenge) await createFlowState(tx, user.id, challenge, 'email/signup');
-        await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user);
+        const binds = await confirmationBindsPassword(tx, user.id);
+        await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user, binds);
         return undefined;
       }
       const { rows } = await tx.query<{ id: string }>(
@@ -63,7 +68,8 @@ export async function resend(c: Context, deps: AuthDependencies): Promise<Respon
     if (body.type === 'sms') {
       const user = await findUserByPhone(tx, phone);
       if (!user || user.phone_confirmed_at) return undefined;
-      return sendSmsCode(tx, deps, { ip }, user, 'confirmation', phone);
+      const binds = await confirmationBindsPassword(tx, user.id);
+      return sendSmsCode(tx, deps, { ip }, user, 'confirmation', phone, binds);
     }
     const { rows } = await tx.query<{ id: string }>(
       `select id from auth.users where phone_change = $1 and deleted_at is null limit 1`,

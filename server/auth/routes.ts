@@ -128,7 +128,7 @@ function settings(deps: AuthDependencies) {
     disable_signup: config.disableSignup,
     mailer_autoconfirm: config.mailerAutoconfirm,
     phone_autoconfirm: config.smsAutoconfirm,
-    sms_provider: '',
+    sms_provider: config.sms.provider ?? '',
     saml_enabled: config.samlEnabled,
   };
 }

@@ -249,7 +249,9 @@ describe('service endpoints', () => {
       unknown
     >;
     expect(settings).toMatchObject({
-      external: { email: true, phone: true, anonymous_users: true, google: false },
+      // Phone sign-in is off until an SMS provider is configured (SMS_PROVIDER).
+      external: { email: true, phone: false, anonymous_users: true, google: false },
+      sms_provider: '',
       disable_signup: false,
       mailer_autoconfirm: true,
       saml_enabled: false,

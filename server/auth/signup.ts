@@ -126,7 +126,7 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
           deps,
           existing,
           { ip, redirectTo },
-          { email, data: body.data },
+          { email, data: body.data, encryptedPassword },
         );
       }
       const user = await createUser(tx, {
@@ -143,7 +143,7 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
       if (config.mailerAutoconfirm)
         return c.json(await startSession(tx, deps, user, 'password', context));
       if (challenge) await createFlowState(tx, user.id, challenge, 'email/signup');
-      await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user);
+      await sendSignupConfirmation(tx, deps, { ip, redirectTo }, user, true);
       return c.json(await loadUserJson(tx, user.id));
     });
   }
@@ -159,7 +159,14 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
   return deps.db.transaction(async (tx) => {
     const existing = await findUserByPhone(tx, phone);
     if (existing)
-      return repeatedSignup(c, tx, deps, existing, { ip, redirectTo }, { phone, data: body.data });
+      return repeatedSignup(
+        c,
+        tx,
+        deps,
+        existing,
+        { ip, redirectTo },
+        { phone, data: body.data, encryptedPassword },
+      );
     const user = await createUser(tx, {
       phone,
       encryptedPassword,
@@ -173,7 +180,7 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
     });
     if (config.smsAutoconfirm)
       return c.json(await startSession(tx, deps, user, 'password', context));
-    await sendSmsCode(tx, deps, { ip }, user, 'confirmation', phone);
+    await sendSmsCode(tx, deps, { ip }, user, 'confirmation', phone, true);
     return c.json(await loadUserJson(tx, user.id));
   });
 }
@@ -181,7 +188,10 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
 /**
  * A sign-up for an address that already has an account. Confirmed: with
  * autoconfirm GoTrue says so; without, it answers as for a new account (no
- * enumeration). Unconfirmed: the confirmation is sent again.
+ * enumeration). Unconfirmed: a new confirmation is sent, and the password
+ * becomes this sign-up's, bound to that confirmation (GoTrue keeps the first
+ * sign-up's password, so whoever signed up first with someone else's address
+ * would hold the account once its owner confirms it).
  */
 async function repeatedSignup(
   c: Context,
@@ -189,7 +199,12 @@ async function repeatedSignup(
   deps: AuthDependencies,
   existing: UserRow,
   send: { ip: string; redirectTo: string },
-  input: { email?: string; phone?: string; data?: Record<string, unknown> },
+  input: {
+    email?: string;
+    phone?: string;
+    data?: Record<string, unknown>;
+    encryptedPassword: string;
+  },
 ): Promise<Response> {
   const isEmail = Boolean(input.email);
   const confirmed = isEmail ? existing.email_confirmed_at : existing.phone_confirmed_at;
@@ -202,9 +217,14 @@ async function repeatedSignup(
   );
   if (confirmed || autoconfirm) {
     if (autoconfirm) throw errors.userAlreadyExists();
-    return c.json(obfuscatedUser({ ...input, aud: deps.config.audience }));
+    const { email, phone, data } = input;
+    return c.json(obfuscatedUser({ email, phone, data, aud: deps.config.audience }));
   }
-  if (isEmail) await sendSignupConfirmation(tx, deps, send, existing);
-  else await sendSmsCode(tx, deps, { ip: send.ip }, existing, 'confirmation', input.phone!);
+  await tx.query(
+    `update auth.users set encrypted_password = $2, updated_at = now() where id = $1`,
+    [existing.id, input.encryptedPassword],
+  );
+  if (isEmail) await sendSignupConfirmation(tx, deps, send, existing, true);
+  else await sendSmsCode(tx, deps, { ip: send.ip }, existing, 'confirmation', input.phone!, true);
   return c.json(await loadUserJson(tx, existing.id));
 }

@@ -7,9 +7,17 @@ import { confirmIdentityChange } from './create-user';
 import { AuthError, errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendEmailChange, sendSmsCode } from './messages';
-import { deleteOneTimeToken, findOneTimeToken } from './one-time-tokens';
+import { WRONG_CODES_PER_CODE, deleteOneTimeToken, findOneTimeToken } from './one-time-tokens';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
-import { accountKey, currentHits, hitRateLimit } from './rate-limits';
+import {
+  accountKey,
+  countAttempt,
+  currentHits,
+  hitRateLimit,
+  networkKey,
+  refundHit,
+  type LimitKey,
+} from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody } from './request';
 import { authenticate, type Authenticated } from './request-auth';
@@ -87,11 +95,94 @@ async function verifyNonce(
       'Reauthentication requires an email or a phone number',
     );
   const stored = await findOneTimeToken(tx, tokenHash(address, nonce), ['reauthentication_token']);
-  if (!stored || stored.user_id !== user.id) {
-    throw new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
-  }
+  if (!stored || stored.user_id !== user.id) throw nonceInvalid();
   if (stored.age_seconds > expirySeconds) throw errors.otpExpired();
   await deleteOneTimeToken(tx, user.id, 'reauthentication_token');
+}
+
+const nonceInvalid = () =>
+  new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
+
+/** Wrong reauthentication codes one user, and one client network, may send in an hour. */
+const WRONG_NONCES_PER_USER_PER_HOUR = 10;
+const WRONG_NONCES_PER_NETWORK_PER_HOUR = 30;
+
+/**
+ * Counts a reauthentication code before it is checked, and commits the count
+ * (on the database, not the update's transaction), so concurrent guesses are
+ * all counted: against the user and the client network for the hour (given
+ * back once the code is right, so only wrong codes use them up), and against
+ * the code itself, which is void once it has taken `WRONG_CODES_PER_CODE` wrong
+ * ones (as an emailed code is). Returns how to give back the hour's counts.
+ */
+async function countNonceAttempt(
+  deps: AuthDependencies,
+  user: UserRow,
+  ip: string,
+): Promise<() => Promise<void>> {
+  const keys = [
+    [accountKey('wrong_nonce', user.id), WRONG_NONCES_PER_USER_PER_HOUR],
+    [networkKey('wrong_nonce', ip), WRONG_NONCES_PER_NETWORK_PER_HOUR],
+  ] as const;
+  const counted: LimitKey[] = [];
+  const refund = async () => {
+    for (const key of counted) await refundHit(deps.db, key, 3600);
+  };
+  try {
+    for (const [key, limit] of keys) {
+      counted.push(key);
+      await hitRateLimit(deps.db, key, limit, 3600, errors.overRequestRateLimit);
+    }
+  } catch (error) {
+    // A refused attempt is not checked, so it is not a wrong code either.
+    await refund();
+    throw error;
+  }
+  const { rows } = await deps.db.query<{ id: string; issued: number }>(
+    `select id, extract(epoch from created_at)::float8 as issued from auth.one_time_tokens
+     where user_id = $1 and token_type = 'reauthentication_token'`,
+    [user.id],
+  );
+  const code = rows[0];
+  if (code) {
+    const attempts = await countAttempt(deps.db, accountKey('wrong_code', code.id), code.issued);
+    // This attempt is the one after the last wrong code the code may take.
+    if (attempts > WRONG_CODES_PER_CODE) {
+      await deps.db.query(`delete from auth.one_time_tokens where id = $1`, [code.id]);
+    }
+  }
+  return refund;
+}
+
+/**
+ * What a password change voids, as GoTrue's UpdatePassword does: every other
+ * session (their refresh tokens go with them, and their access tokens are
+ * refused wherever a session is checked), and every pending link and code
+ * (confirmation, recovery, magic link, email and phone change, reauthentication)
+ * and PKCE flow. The session that changed the password stays; a token without
+ * a session ends them all.
+ */
+async function endOtherSessionsAndLinks(
+  tx: Transaction,
+  userId: string,
+  sessionId: string | undefined,
+): Promise<void> {
+  if (sessionId) {
+    await tx.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [
+      userId,
+      sessionId,
+    ]);
+  } else {
+    await tx.query(`delete from auth.sessions where user_id = $1`, [userId]);
+  }
+  await tx.query(`delete from auth.one_time_tokens where user_id = $1`, [userId]);
+  await tx.query(`delete from auth.flow_state where user_id = $1`, [userId]);
+  await tx.query(
+    `update auth.users set confirmation_token = '', confirmation_sent_at = null, recovery_sent_at = null,
+       email_change_sent_at = null, phone_change_sent_at = null, reauthentication_sent_at = null
+     where id = $1`,
+    [userId],
+  );
 }
 
 /**
@@ -143,6 +234,21 @@ async function countingWrongCurrentPassword(
   }
 }
 
+/** Awaits the update; unless its nonce was wrong, the nonce's counts for the hour are given back. */
+async function nonceCounted(
+  update: Promise<void>,
+  refund: (() => Promise<void>) | undefined,
+): Promise<void> {
+  try {
+    await update;
+  } catch (error) {
+    if (refund && !(error instanceof AuthError && error.code === 'reauthentication_not_valid'))
+      await refund();
+    throw error;
+  }
+  await refund?.();
+}
+
 /** PUT /user: metadata, password, email and phone changes for the signed-in user. */
 export async function updateUser(c: Context, deps: AuthDependencies): Promise<Response> {
   const auth: Authenticated = await authenticate(c, deps);
@@ -173,6 +279,9 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
     );
     if (body.current_password !== undefined) await checkCurrentPasswordBudget(deps, user, ip);
   }
+  // A nonce is checked only with a password (even an empty one).
+  const refundNonce =
+    body.password !== undefined && body.nonce ? await countNonceAttempt(deps, user, ip) : undefined;
 
   const update = deps.db.transaction(async (tx) => {
     const session = await sessionInfo(tx, auth.sessionId);
@@ -236,6 +345,7 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
           `update auth.users set encrypted_password = $2, updated_at = now() where id = $1`,
           [user.id, await hashPassword(body.password)],
         );
+        await endOtherSessionsAndLinks(tx, user.id, auth.sessionId);
         await recordAudit(
           tx,
           { id: user.id, username: user.email ?? user.phone ?? '' },
@@ -288,7 +398,7 @@ export async function updateUser(c: Context, deps: AuthDependencies): Promise<Re
       ip,
     );
   });
-  await countingWrongCurrentPassword(deps, user, update);
+  await countingWrongCurrentPassword(deps, user, nonceCounted(update, refundNonce));
   return c.json(await loadUserJson(deps.db, user.id));
 }
 

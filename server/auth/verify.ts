@@ -14,6 +14,7 @@ import {
   findLatestToken,
   findOneTimeToken,
   lockCodesFor,
+  settleFirstConfirmation,
   tokenTypesFor,
   type LiveCode,
   type StoredToken,
@@ -69,6 +70,7 @@ async function applyVerification(
   switch (stored.token_type) {
     case 'confirmation_token':
     case 'recovery_token':
+      await settleFirstConfirmation(tx, user, stored);
       if (type === 'sms' || (type !== 'email' && PHONE_VERIFY_TYPES.includes(type)))
         await confirmPhone(tx, user.id);
       else if (stored.relates_to.includes('@')) await confirmEmail(tx, user.id);
@@ -175,6 +177,7 @@ export async function verifyPost(c: Context, deps: AuthDependencies): Promise<Re
           stored = {
             user_id: rows[0].id,
             token_type: types[0]!,
+            token_hash: '',
             relates_to: phone,
             age_seconds: 0,
           };

@@ -6,7 +6,10 @@ import { createSmtpTransport, type SmtpTransport } from './smtp';
 /**
  * Delivers public.outbox_messages. Email goes out over SMTP when `SMTP_URL` is
  * set, else it is written to the log (status `logged`) for a developer to act
- * on; SMS is logged until an SMS provider exists.
+ * on. SMS goes nowhere until an SMS provider exists: with `SMS_PROVIDER=log`
+ * (development and tests) its text, code included, is written to the log;
+ * otherwise only that it was not sent (a code in the log would sign in whoever
+ * reads it).
  *
  * Claiming: a short transaction selects the due rows `for update skip locked`
  * and moves their `next_attempt_at` a lease ahead, then commits. Other servers
@@ -26,6 +29,8 @@ import { createSmtpTransport, type SmtpTransport } from './smtp';
 export interface MailSenderOptions {
   db: Database;
   smtpUrl: string | undefined;
+  /** `log`: texts are written to the log, code and all (development and tests only). */
+  smsProvider?: 'log' | undefined;
   from: string;
   logger: Logger;
   /** How often to look for due messages without being woken (retries, missed notifications). */
@@ -181,9 +186,13 @@ export function startMailSender(options: MailSenderOptions): MailSender {
       template: row.template,
       link,
     };
+    if (row.channel === 'sms' && options.smsProvider !== 'log') {
+      logger.warn(fields, `SMS not sent (no SMS provider configured), text withheld`);
+      return;
+    }
     const heading =
       row.channel === 'sms'
-        ? `SMS not sent (no SMS provider yet), logged instead\nTo: ${row.recipient}`
+        ? `SMS not sent (SMS_PROVIDER=log), logged instead\nTo: ${row.recipient}`
         : `email not sent (no SMTP_URL set), logged instead\nTo: ${row.recipient}\nSubject: ${row.subject ?? ''}`;
     logger.info(fields, `${heading}\n\n${row.body_text}`);
   }
