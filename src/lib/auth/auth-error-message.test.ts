@@ -37,6 +37,15 @@ describe('auth errors, as a person reads them', () => {
     );
   });
 
+  it('point a phone number to email while phone sign-in is off', () => {
+    expect(
+      describeAuthError({ name: 'AuthApiError', code: 'phone_provider_disabled', status: 422 }),
+    ).toEqual({
+      field: 'contact',
+      message: 'Phone numbers cannot be used to sign in yet. Use your email address.',
+    });
+  });
+
   it('keep the spec’s sentence for missing credentials', () => {
     const message = 'You must provide either an email or phone number and a password';
     expect(describeAuthError({ name: 'AuthInvalidCredentialsError', message })).toEqual({

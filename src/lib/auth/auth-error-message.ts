@@ -157,8 +157,13 @@ export function describeAuthError(
       };
     case 'signup_disabled':
     case 'email_provider_disabled':
-    case 'phone_provider_disabled':
       return { field: 'form', message: 'New accounts cannot be created right now.' };
+    case 'phone_provider_disabled':
+      // Phone sign-in is off until an SMS provider is configured (the server's default).
+      return {
+        field: 'contact',
+        message: 'Phone numbers cannot be used to sign in yet. Use your email address.',
+      };
     case 'otp_disabled':
       return {
         field: 'contact',
