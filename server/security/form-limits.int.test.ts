@@ -352,6 +352,38 @@ describe('future demos per email domain and per network', () => {
     });
   });
 
+  it('counts one mailbox however its address is spelled (+tags, Gmail dots)', async () => {
+    await withSettings({ submissions_per_email_per_hour: 1 }, async () => {
+      const local = `mailbox${Date.now().toString(36)}`;
+      expect(
+        (await anon.rpc('submit_sales_inquiry', inquiry({ email: `${local}@gmail.com` }))).error,
+      ).toBeNull();
+      for (const spelling of [
+        `${local}+sales@gmail.com`,
+        `${local.slice(0, 4)}.${local.slice(4)}@gmail.com`,
+        `${local.toUpperCase()}@googlemail.com`,
+      ]) {
+        expectRefusal(
+          await anon.rpc('submit_sales_inquiry', inquiry({ email: spelling })),
+          429,
+          'rate_limited',
+        );
+      }
+      // Dots matter outside Gmail; a +tag does not.
+      const company = `${local}@acme-${local}.example.com`;
+      expect(
+        (await anon.rpc('submit_sales_inquiry', inquiry({ email: company }))).error,
+      ).toBeNull();
+      expectRefusal(
+        await anon.rpc('submit_sales_inquiry', inquiry({ email: company.replace('@', '+x@') })),
+        429,
+        'rate_limited',
+      );
+      const dotted = `${local.slice(0, 4)}.${local.slice(4)}@acme-${local}.example.com`;
+      expect((await anon.rpc('submit_sales_inquiry', inquiry({ email: dotted }))).error).toBeNull();
+    });
+  });
+
   it('on a public mail service, caps each address alone: a stranger cannot hold gmail.com', async () => {
     await withSettings({ demo_bookings_per_domain: 2 }, async () => {
       const stranger = `stranger-${Date.now().toString(36)}@gmail.com`;
@@ -361,6 +393,18 @@ describe('future demos per email domain and per network', () => {
       const third = await anon.rpc('book_demo', await booking({ email: stranger.toUpperCase() }));
       expectRefusal(third, 429, 'rate_limited');
       expect(third.error?.message).toMatch(/for one person/);
+      // The same inbox spelled another way is the same person.
+      const [local] = stranger.split('@');
+      for (const spelling of [
+        `${local}+demo@gmail.com`,
+        `${local!.slice(0, 3)}.${local!.slice(3)}@googlemail.com`,
+      ]) {
+        expectRefusal(
+          await anon.rpc('book_demo', await booking({ email: spelling })),
+          429,
+          'rate_limited',
+        );
+      }
       // Someone else at gmail.com still books.
       const other = await anon.rpc(
         'book_demo',
