@@ -1,16 +1,24 @@
 import type { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { canonicalIp, clientIp, networkOf, parseTrustProxy, type TrustProxy } from './client-ip';
+import {
+  canonicalIp,
+  clientIp,
+  forwardedProto,
+  networkOf,
+  parseTrustProxy,
+  type TrustProxy,
+} from './client-ip';
 
 /** What a request looks like to `clientIp`: the socket's peer and its headers. */
-function request(peer: string, forwardedFor?: string | string[]): Context {
+function request(peer: string, forwardedFor?: string | string[], proto?: string): Context {
   const values = forwardedFor === undefined ? [] : [forwardedFor].flat();
+  const headers: Record<string, string | undefined> = {
+    'x-forwarded-for': values.length ? values.join(', ') : undefined,
+    'x-forwarded-proto': proto,
+  };
   return {
     // Node joins repeated X-Forwarded-For headers with ", ", as here.
-    req: {
-      header: (name: string) =>
-        name === 'x-forwarded-for' && values.length ? values.join(', ') : undefined,
-    },
+    req: { header: (name: string) => headers[name] },
     env: { incoming: { socket: { remoteAddress: peer } } },
   } as unknown as Context;
 }
@@ -60,10 +68,17 @@ describe('parseTrustProxy', () => {
     expect(address(parseTrustProxy('loopback, 10.0.0.0/8'), '127.0.0.1', '198.51.100.3')).toBe(
       '198.51.100.3',
     );
+    // An IPv4 range written as IPv6 is that IPv4 range.
+    const mapped = parseTrustProxy('::ffff:10.0.0.0/104');
+    expect(address(mapped, '10.9.9.9', '198.51.100.3')).toBe('198.51.100.3');
+    expect(address(mapped, '11.0.0.1', '198.51.100.3')).toBe('11.0.0.1');
   });
 
   it('names the entry it cannot read', () => {
     expect(() => parseTrustProxy('10.0.0.0/8, proxy.internal')).toThrow(/'proxy.internal'/);
+    expect(() => parseTrustProxy('10.0.0.0/8/junk')).toThrow(/'10.0.0.0\/8\/junk'/);
+    expect(() => parseTrustProxy('10.0.0.5:80')).toThrow(/'10.0.0.5:80'/);
+    expect(() => parseTrustProxy('[::1]')).toThrow(/not an IP address/);
     expect(() => parseTrustProxy('10.0.0.0/33')).toThrow(/prefix length/);
     expect(() => parseTrustProxy('10.0.0.0/x')).toThrow(/prefix length/);
     expect(() => parseTrustProxy('99')).toThrow(/at most 16/);
@@ -116,5 +131,25 @@ describe('networkOf', () => {
     expect(networkOf('::ffff:192.0.2.1')).toBe('192.0.2.1');
     expect(networkOf('192.0.2.1')).toBe('192.0.2.1');
     expect(networkOf('nonsense')).toBe('other:nonsense');
+  });
+});
+
+describe('forwardedProto', () => {
+  const proto = (trust: TrustProxy, peer: string, value?: string) =>
+    forwardedProto(request(peer, undefined, value), trust);
+
+  it('is believed only from a trusted proxy', () => {
+    expect(proto(false, '10.0.0.5', 'https')).toBeUndefined();
+    expect(proto(1, '10.0.0.5', 'https')).toBe('https');
+    const listed = parseTrustProxy('10.0.0.0/8');
+    expect(proto(listed, '10.0.0.5', 'https')).toBe('https');
+    expect(proto(listed, '192.0.2.44', 'https')).toBeUndefined();
+  });
+
+  it('takes the entry the trusted hops wrote, not one the client put in front', () => {
+    expect(proto(1, '10.0.0.5', 'https, http')).toBe('http');
+    expect(proto(2, '10.0.0.5', 'http, https, http')).toBe('https');
+    expect(proto(2, '10.0.0.5', 'https')).toBe('https');
+    expect(proto(1, '10.0.0.5', '')).toBeUndefined();
   });
 });

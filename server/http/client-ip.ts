@@ -26,6 +26,7 @@ const NAMED_RANGES: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
     ['127.0.0.0', 8, 'ipv4'],
     ['::1', 128, 'ipv6'],
   ],
+  // RFC 1918, shared address space (RFC 6598, used inside cloud and overlay networks) and IPv6 ULA.
   private: [
     ['10.0.0.0', 8, 'ipv4'],
     ['172.16.0.0', 12, 'ipv4'],
@@ -61,15 +62,23 @@ export function parseTrustProxy(text: string): TrustProxy {
       for (const [network, prefix, family] of named) list.addSubnet(network, prefix, family);
       continue;
     }
-    const [address = '', prefixText] = entry.split('/');
-    const canonical = canonicalIp(address);
-    if (!canonical)
+    const [address = '', prefixText, ...rest] = entry.split('/');
+    // A bare address only (no port, no brackets), so what is listed is what is meant.
+    const canonical = isIP(address) ? canonicalIp(address) : undefined;
+    if (!canonical || rest.length > 0) {
       throw new Error(`'${entry}' is not an IP address, a CIDR range or a known name`);
+    }
     const family = isIP(canonical) === 4 ? 'ipv4' : 'ipv6';
     const maximum = family === 'ipv4' ? 32 : 128;
-    const prefix = prefixText === undefined ? maximum : Number(prefixText);
-    if (!/^\d+$/.test(prefixText ?? String(maximum)) || prefix > maximum) {
-      throw new Error(`'${entry}' has a prefix length outside 0-${maximum}`);
+    // An IPv4 range written as IPv6 (`::ffff:10.0.0.0/104`) is that IPv4 range.
+    const offset = isIP(address) === 6 && family === 'ipv4' ? 96 : 0;
+    const prefix = prefixText === undefined ? maximum : Number(prefixText) - offset;
+    if (
+      (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) ||
+      prefix < 0 ||
+      prefix > maximum
+    ) {
+      throw new Error(`'${entry}' has a prefix length outside 0-${maximum + offset}`);
     }
     list.addSubnet(canonical, prefix, family);
   }
@@ -138,9 +147,26 @@ export function clientIp(c: Context, trust: TrustProxy): string {
   return address;
 }
 
-/** Whether any proxy is trusted at all (for `X-Forwarded-Proto`). */
-export function trustsAnyProxy(trust: TrustProxy): boolean {
-  return trust !== false && trust !== 0;
+/**
+ * The protocol the client used, as the trusted proxies report it in
+ * `X-Forwarded-Proto`, or undefined when no trusted proxy sent the request.
+ * With a hop count, the entry that many from the right (a proxy that
+ * overwrites the header leaves one entry, which is taken); with a list, only
+ * when the socket's peer is a listed proxy, and then the left-most entry (the
+ * edge proxy's: proxies overwrite this header rather than append to it).
+ */
+export function forwardedProto(c: Context, trust: TrustProxy): string | undefined {
+  if (trust === false || trust === 0) return undefined;
+  const entries = (c.req.header('x-forwarded-proto') ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) return undefined;
+  if (trust instanceof BlockList) {
+    return isTrustedHop(socketAddress(c), trust) ? entries[0] : undefined;
+  }
+  const hops = trust === true ? 1 : trust;
+  return entries[Math.max(0, entries.length - hops)];
 }
 
 /** The eight 16-bit groups of an IPv6 address (`isIP(text) === 6`, zone removed). */

@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
-import { trustsAnyProxy, type TrustProxy } from './client-ip';
+import type { Context, MiddlewareHandler } from 'hono';
+import { forwardedProto, type TrustProxy } from './client-ip';
 
 export interface SecurityHeaderOptions {
   apiUrl: string;
@@ -50,15 +50,10 @@ export function buildContentSecurityPolicy(
     .join('; ');
 }
 
-export function isHttpsRequest(
-  url: string,
-  forwardedProto: string | undefined,
-  trustProxy: TrustProxy,
-): boolean {
-  if (new URL(url).protocol === 'https:') return true;
-  return (
-    trustsAnyProxy(trustProxy) && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https'
-  );
+/** Whether the client reached us over https: directly, or as the trusted proxies report it. */
+export function isHttpsRequest(c: Context, trustProxy: TrustProxy): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return forwardedProto(c, trustProxy) === 'https';
 }
 
 export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler {
@@ -66,7 +61,7 @@ export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandl
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
-    const https = isHttpsRequest(c.req.url, c.req.header('x-forwarded-proto'), options.trustProxy);
+    const https = isHttpsRequest(c, options.trustProxy);
     // A service may have set a stricter policy (stored files are sandboxed): keep it.
     if (!headers.has('Content-Security-Policy')) {
       headers.set(
