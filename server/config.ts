@@ -105,6 +105,7 @@ const platformEnvironmentSchema = z.object({
   STORAGE_RENDER_QUEUE: z.coerce.number().int().min(0).max(10000).default(8),
   STORAGE_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
   STORAGE_RENDER_RATE_LIMIT: z.coerce.number().int().min(1).max(1000000).default(120),
+  STORAGE_RENDER_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(4),
   STORAGE_RENDER_CACHE_SIZE: z
     .string()
     .trim()
@@ -219,6 +220,8 @@ export interface StorageConfig {
     queue: number;
     timeoutMs: number;
     perMinute: number;
+    /** Renders one user or client network may have running or waiting at once. */
+    perCaller: number;
     cacheBytes: number;
   };
   s3: {
@@ -290,6 +293,7 @@ export function loadConfig(
         queue: values.STORAGE_RENDER_QUEUE,
         timeoutMs: values.STORAGE_RENDER_TIMEOUT_MS,
         perMinute: values.STORAGE_RENDER_RATE_LIMIT,
+        perCaller: values.STORAGE_RENDER_PER_CALLER,
         cacheBytes: values.STORAGE_RENDER_CACHE_SIZE,
       },
       s3: {

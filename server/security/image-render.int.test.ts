@@ -283,6 +283,9 @@ describe('how many renders, for how long', () => {
     heavy.catch(() => {});
     await renderStarted(rendersStarted);
     expect((await fetch(smallUrl(43), asService())).status).toBe(503);
+    // A render refused for want of a slot costs its caller nothing (the next test spends all four).
+    const token = (await user.client.auth.getSession()).data.session!.access_token;
+    expect((await fetch(smallUrl(44), { headers: authHeaders(token) })).status).toBe(503);
     controller.abort();
     await expect(heavy).rejects.toThrow();
     await eventually(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RenderCache, RenderRateLimiter } from './render-limits';
+import { RenderCache, RenderInFlight, RenderRateLimiter } from './render-limits';
 import { sniffImage } from './render';
 
 const bytes = (size: number) => ({ data: new Uint8Array(size), contentType: 'image/png' });
@@ -35,6 +35,80 @@ describe('the render rate limiter', () => {
     expect(limiter.take('user:b')).toBeUndefined();
     now += 45_000;
     expect(limiter.take('user:a')).toBeUndefined();
+  });
+
+  it('checks without counting', () => {
+    const limiter = new RenderRateLimiter(1, () => 0);
+    expect(limiter.check('user:a')).toBeUndefined();
+    expect(limiter.check('user:a')).toBeUndefined();
+    expect(limiter.size).toBe(0);
+    expect(limiter.take('user:a')).toBeUndefined();
+    expect(limiter.check('user:a')).toBe(60);
+    expect(limiter.take('user:a')).toBe(60);
+  });
+
+  it('keeps at most its cap of keys, refuses new ones beyond it, and drops expired ones from the front', () => {
+    // 50,000 distinct networks (an IPv6 /48's worth of /64s, say) within one minute.
+    let now = 5_000_000;
+    const limiter = new RenderRateLimiter(3, () => now, 10_000);
+    const network = (index: number) => `network:2001:db8:${index.toString(16)}::/64`;
+    let refused = 0;
+    for (let index = 0; index < 50_000; index += 1) {
+      if (index === 25_000) now += 30_000;
+      if (limiter.take(network(index)) !== undefined) refused += 1;
+      if (index % 1000 === 0) expect(limiter.size).toBeLessThanOrEqual(10_000);
+    }
+    expect(refused).toBe(40_000);
+    expect(limiter.size).toBe(10_000);
+    // A new key waits until the oldest window ends; known keys keep their counts.
+    expect(limiter.take('user:new')).toBe(30);
+    expect(limiter.take(network(0))).toBeUndefined();
+    expect(limiter.take(network(0))).toBeUndefined();
+    expect(limiter.take(network(0))).toBe(30);
+
+    // A minute after they started, those windows are gone and new keys count again.
+    now += 30_000;
+    expect(limiter.take('user:new')).toBeUndefined();
+    expect(limiter.size).toBe(1);
+    for (let index = 0; index < 50_000; index += 1) {
+      now += 2; // 100 s in all: the windows keep expiring as new ones start
+      limiter.take(network(index));
+    }
+    expect(limiter.size).toBe(10_000);
+    now += 60_000;
+    expect(limiter.check('user:other')).toBeUndefined();
+    expect(limiter.size).toBe(0);
+  });
+
+  it('moves a key whose window starts again to the end, so pruning stops at the first live window', () => {
+    let now = 0;
+    const limiter = new RenderRateLimiter(5, () => now);
+    limiter.take('a');
+    now += 10_000;
+    limiter.take('b');
+    now += 55_000; // a expired, b live
+    limiter.take('a'); // a starts again: now after b
+    expect(limiter.size).toBe(2);
+    now += 10_000; // b expired (75 s), a live (10 s)
+    limiter.check('c');
+    expect(limiter.size).toBe(1);
+    expect(limiter.take('a')).toBeUndefined();
+  });
+});
+
+describe('renders in flight per key', () => {
+  it('admits up to the cap per key and forgets keys back at zero', () => {
+    const inFlight = new RenderInFlight(2);
+    expect(inFlight.enter('user:a')).toBe(true);
+    expect(inFlight.enter('user:a')).toBe(true);
+    expect(inFlight.enter('user:a')).toBe(false);
+    expect(inFlight.enter('user:b')).toBe(true);
+    inFlight.leave('user:a');
+    expect(inFlight.enter('user:a')).toBe(true);
+    inFlight.leave('user:a');
+    inFlight.leave('user:a');
+    inFlight.leave('user:b');
+    expect(inFlight.size).toBe(0);
   });
 });
 

@@ -54,6 +54,10 @@ export class RenderTimeoutError extends Error {
 export class RenderAbortedError extends Error {
   override name = 'RenderAbortedError';
 }
+/** The render process could not be started, or ended during the render. */
+export class RenderFailedError extends Error {
+  override name = 'RenderFailedError';
+}
 
 export interface RenderPoolOptions {
   concurrency: number;
@@ -62,6 +66,10 @@ export interface RenderPoolOptions {
   logger: Logger;
   /** How long an idle render process lives. */
   idleMs?: number;
+  /** The Node.js binary of the render processes (`process.execPath`); the tests point it elsewhere. */
+  execPath?: string;
+  /** The worker module (`render-worker.mjs`, found beside the server code); the tests give their own. */
+  workerFile?: string;
 }
 
 /** What the pools of this process have done (the tests read it). */
@@ -74,7 +82,43 @@ export const renderPoolStats = {
 };
 
 const START_TIMEOUT_MS = 15_000;
+/** The longest a caller waits in `release()` for a killed process to be gone (it takes milliseconds). */
+const RELEASE_WAIT_MS = 2000;
 const NICE = 10;
+
+/**
+ * What a render process may see of the server's environment: nothing secret
+ * (no DATABASE_URL, JWT secrets or S3 keys next to native decoders of
+ * untrusted bytes), only what Node.js, sharp and libvips read: the search
+ * path, temporary directory and locale, glibc's arena count (sharp sets it
+ * when unset), sharp's choice of libvips and libvips' own settings (`VIPS_*`).
+ */
+const WORKER_ENV = new Set([
+  'PATH',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'MALLOC_ARENA_MAX',
+  'LD_LIBRARY_PATH',
+  'SHARP_IGNORE_GLOBAL_LIBVIPS',
+  'SHARP_FORCE_GLOBAL_LIBVIPS',
+  'SYSTEMROOT',
+]);
+
+export function workerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    const upper = name.toUpperCase();
+    if (value !== undefined && (WORKER_ENV.has(upper) || upper.startsWith('VIPS_'))) {
+      kept[name] = value;
+    }
+  }
+  return kept;
+}
 
 /** The worker module: beside this file in the sources, under `storage/` beside the bundled entry. */
 function workerFile(): string {
@@ -100,46 +144,76 @@ type WorkerMessage =
       message: string;
     };
 
-/** One render process: started, then given one job at a time. */
+const CRASHED: WorkerMessage = {
+  id: -1,
+  ok: false,
+  reason: 'crashed',
+  message: 'the render process ended',
+};
+
+/**
+ * One render process: started, then given one job at a time. It is gone
+ * (`exited` settles, once) at its 'exit', at its 'close', or at once when it
+ * never started: a process that fails to spawn (ENOENT, EAGAIN, EMFILE,
+ * EACCES) has no pid and emits 'error' and 'close' but never 'exit'.
+ */
 class RenderProcess {
   readonly child: ChildProcess;
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
   private pending: Map<number, (message: WorkerMessage) => void> = new Map();
   private alive = true;
+  private startError: Error | undefined;
 
-  constructor(file: string, logger: Logger) {
+  constructor(file: string, options: Pick<RenderPoolOptions, 'execPath' | 'logger'>) {
+    const { logger } = options;
     renderPoolStats.processesStarted += 1;
     this.child = fork(file, [], {
       serialization: 'advanced',
       execArgv: ['--max-old-space-size=128'],
+      ...(options.execPath ? { execPath: options.execPath } : {}),
+      env: workerEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let stderr = '';
     this.child.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        this.alive = false;
-        if (code !== 0 && signal !== 'SIGKILL') {
-          logger.warn({ code, signal, stderr }, 'storage: an image render process failed');
-        }
-        for (const settle of this.pending.values()) {
-          settle({ id: -1, ok: false, reason: 'crashed', message: 'the render process ended' });
-        }
-        this.pending.clear();
-        resolve();
-      });
+    let settle!: () => void;
+    this.exited = new Promise((resolve) => (settle = resolve));
+    const gone = () => {
+      if (!this.alive) return;
+      this.alive = false;
+      for (const reply of this.pending.values()) reply(CRASHED);
+      this.pending.clear();
+      settle();
+    };
+    this.child.once('exit', (code, signal) => {
+      if (code !== 0 && signal !== 'SIGKILL') {
+        logger.warn({ code, signal, stderr }, 'storage: an image render process failed');
+      }
+      gone();
     });
-    this.child.on('error', () => {
-      // 'exit' follows (or the process never started: kill() below ends it).
+    this.child.once('close', gone);
+    this.child.on('error', (error) => {
+      if (this.child.pid === undefined) {
+        this.startError = error;
+        logger.error({ err: error }, 'storage: an image render process could not be started');
+        gone();
+      } else {
+        // A signal or message that could not be delivered; 'exit' tells when it is gone.
+        logger.warn({ err: error }, 'storage: an image render process misbehaved');
+      }
     });
+    // Not started at all: its 'error' comes on the next tick, and no 'exit' ever.
+    if (this.child.pid === undefined) gone();
+
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error('the image render process did not start'));
         this.kill();
       }, START_TIMEOUT_MS);
+      timer.unref();
       this.child.once('message', (message: WorkerMessage) => {
         clearTimeout(timer);
         if ('ready' in message) resolve();
@@ -147,7 +221,11 @@ class RenderProcess {
       });
       void this.exited.then(() => {
         clearTimeout(timer);
-        reject(new Error(`the image render process ended at start: ${stderr.slice(0, 500)}`));
+        // The spawn error comes a tick after the pid is found missing.
+        setImmediate(() => {
+          const cause = this.startError?.message ?? stderr.slice(0, 500);
+          reject(new Error(`the image render process ended at start: ${cause}`));
+        });
       });
     });
     this.ready.catch(() => {});
@@ -168,16 +246,24 @@ class RenderProcess {
     return this.alive;
   }
 
+  get pid(): number | undefined {
+    return this.alive ? this.child.pid : undefined;
+  }
+
   private nextId = 0;
   run(job: RenderJob, timeoutSeconds: number): Promise<WorkerMessage> {
+    if (!this.alive) return Promise.resolve(CRASHED);
     const id = (this.nextId += 1);
     renderPoolStats.rendersStarted += 1;
     return new Promise((resolve) => {
-      this.pending.set(id, (message) => {
+      const reply = (message: WorkerMessage) => {
         this.pending.delete(id);
         resolve(message);
+      };
+      this.pending.set(id, reply);
+      this.child.send({ id, job: { ...job, timeoutSeconds } }, (error) => {
+        if (error) reply(CRASHED);
       });
-      this.child.send({ id, job: { ...job, timeoutSeconds } });
     });
   }
 
@@ -194,7 +280,7 @@ class RenderProcess {
   }
 
   kill(): void {
-    if (this.alive) this.child.kill('SIGKILL');
+    if (this.alive && this.child.pid !== undefined) this.child.kill('SIGKILL');
   }
 }
 
@@ -204,9 +290,16 @@ interface Waiter {
 }
 
 export interface RenderSlot {
-  /** Renders in this slot's process; the deadline counts from the moment the process has the job. */
-  render(job: RenderJob, signal?: AbortSignal): Promise<RenderResult>;
-  /** Frees the slot, once its process (if killed) has exited. Idempotent. */
+  /**
+   * Renders in this slot's process, by `deadline` (a time in ms; by default
+   * the pool's time limit from now), which covers starting the process too.
+   */
+  render(job: RenderJob, signal?: AbortSignal, deadline?: number): Promise<RenderResult>;
+  /**
+   * Frees the slot once its process (if killed) has exited. Idempotent, and
+   * resolves within a couple of seconds whatever happens: should a killed
+   * process take longer to go, the slot stays taken until it has.
+   */
   release(): Promise<void>;
 }
 
@@ -215,6 +308,8 @@ export class RenderPool {
   private readonly busy: boolean[];
   private readonly idleTimers: (NodeJS.Timeout | undefined)[];
   private readonly waiting: Waiter[] = [];
+  /** Every process not yet gone, in a slot or not (being killed when idle, say). */
+  private readonly live = new Set<RenderProcess>();
   private closed = false;
   private file: string | undefined;
 
@@ -222,6 +317,11 @@ export class RenderPool {
     this.processes = Array.from({ length: options.concurrency }, () => undefined);
     this.busy = Array.from({ length: options.concurrency }, () => false);
     this.idleTimers = Array.from({ length: options.concurrency }, () => undefined);
+  }
+
+  /** The process ids of the render processes still running (the tests read them). */
+  get processIds(): number[] {
+    return [...this.live].flatMap((worker) => (worker.pid === undefined ? [] : [worker.pid]));
   }
 
   /**
@@ -264,31 +364,33 @@ export class RenderPool {
     });
   }
 
-  /** Stops every render process and refuses whoever waits. */
+  /** Stops every render process (renders in flight end with RenderBusyError) and refuses whoever waits. */
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of this.waiting.splice(0)) {
       waiter.reject(new RenderBusyError('the server is stopping'));
     }
+    this.idleTimers.forEach((timer) => clearTimeout(timer));
     const exits: Promise<void>[] = [];
-    this.processes.forEach((worker, index) => {
-      clearTimeout(this.idleTimers[index]);
-      if (worker) {
-        worker.kill();
-        exits.push(worker.exited);
-      }
-    });
+    for (const worker of this.live) {
+      worker.kill();
+      exits.push(worker.exited);
+    }
     await Promise.all(exits);
   }
 
   private take(index: number): RenderSlot {
     this.busy[index] = true;
     clearTimeout(this.idleTimers[index]);
-    let released = false;
+    let releasing: Promise<void> | undefined;
     let dying: Promise<void> | undefined;
+    const stopping = () => new RenderBusyError('the server is stopping');
     return {
-      render: async (job, signal) => {
+      render: async (job, signal, deadline = Date.now() + this.options.timeoutMs) => {
+        if (this.closed) throw stopping();
+        if (releasing) throw new Error('this render slot was released');
         if (signal?.aborted) throw new RenderAbortedError('the client left');
+        if (deadline <= Date.now()) throw new RenderTimeoutError('the render took too long');
         const worker = this.processFor(index);
         worker.hold(true);
         const stop = (reason: 'deadline' | 'abort') => {
@@ -302,7 +404,11 @@ export class RenderPool {
           onAbort = () => resolve('abort');
           signal?.addEventListener('abort', onAbort, { once: true });
         });
+        // One deadline for starting the process and rendering.
         let timer: NodeJS.Timeout | undefined;
+        const expired = new Promise<'deadline'>((resolve) => {
+          timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
+        });
         try {
           const ready = worker.ready.then(
             () => 'ready' as const,
@@ -310,19 +416,23 @@ export class RenderPool {
               // A process that failed to start frees the slot once it is gone.
               dying = worker.exited;
               worker.kill();
-              throw error;
+              if (this.closed) throw stopping();
+              throw new RenderFailedError(error instanceof Error ? error.message : String(error));
             },
           );
-          const started = await Promise.race([ready, aborted]);
+          ready.catch(() => {});
+          const started = await Promise.race([ready, aborted, expired]);
           if (started === 'abort') {
             stop('abort');
             throw new RenderAbortedError('the client left');
           }
-          const deadline = new Promise<'deadline'>((resolve) => {
-            timer = setTimeout(() => resolve('deadline'), this.options.timeoutMs);
-          });
-          const timeoutSeconds = Math.max(1, Math.ceil(this.options.timeoutMs / 1000));
-          const outcome = await Promise.race([worker.run(job, timeoutSeconds), deadline, aborted]);
+          if (started === 'deadline') {
+            // The process goes on starting (within its own limit) for the
+            // slot's next render; this one gives up its slot in time.
+            throw new RenderBusyError('the render process did not start in time');
+          }
+          const timeoutSeconds = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
+          const outcome = await Promise.race([worker.run(job, timeoutSeconds), expired, aborted]);
           if (outcome === 'deadline' || outcome === 'abort') {
             stop(outcome);
             throw outcome === 'deadline'
@@ -333,7 +443,9 @@ export class RenderPool {
           if (!outcome.ok) {
             if (outcome.reason === 'crashed') {
               dying = worker.exited;
-              throw new Error('the image render process ended during a render');
+              worker.kill();
+              if (this.closed) throw stopping();
+              throw new RenderFailedError('the image render process ended during a render');
             }
             throw new RenderRefusedError(outcome.reason, outcome.message);
           }
@@ -348,22 +460,37 @@ export class RenderPool {
           if (onAbort) signal?.removeEventListener('abort', onAbort);
         }
       },
-      release: async () => {
-        if (released) return;
-        released = true;
-        // A killed process frees its slot once it is gone (milliseconds).
-        if (dying) await dying;
-        this.free(index);
+      release: () => {
+        if (!releasing) {
+          if (dying) {
+            // A killed process frees its slot once it is gone (milliseconds).
+            releasing = dying.then(() => this.free(index));
+          } else {
+            this.free(index);
+            releasing = Promise.resolve();
+          }
+        }
+        let timer: NodeJS.Timeout | undefined;
+        const enough = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, RELEASE_WAIT_MS);
+          timer.unref();
+        });
+        return Promise.race([releasing, enough]).finally(() => clearTimeout(timer));
       },
     };
   }
 
   private processFor(index: number): RenderProcess {
+    if (this.closed) throw new RenderBusyError('the server is stopping');
     const current = this.processes[index];
     if (current?.usable) return current;
-    this.file ??= workerFile();
-    const worker = new RenderProcess(this.file, this.options.logger);
+    this.file ??= this.options.workerFile ?? workerFile();
+    const worker = new RenderProcess(this.file, this.options);
     this.processes[index] = worker;
+    if (worker.usable) {
+      this.live.add(worker);
+      void worker.exited.then(() => this.live.delete(worker));
+    }
     return worker;
   }
 
@@ -376,7 +503,7 @@ export class RenderPool {
       return;
     }
     this.busy[index] = false;
-    if (worker?.usable) {
+    if (worker?.usable && !this.closed) {
       worker.hold(false);
       const timer = setTimeout(() => {
         if (!this.busy[index] && this.processes[index] === worker) {

@@ -7,14 +7,16 @@ import type { Logger } from '../logger';
 import { BlobNotFoundError } from './blob-store';
 import type { Access, ObjectRow } from './download';
 import { StorageError, storageErrors } from './errors';
-import { RenderCache, RenderRateLimiter } from './render-limits';
+import { RenderCache, RenderInFlight, RenderRateLimiter } from './render-limits';
 import {
   RenderAbortedError,
   RenderBusyError,
+  RenderFailedError,
   RenderPool,
   RenderRefusedError,
   RenderTimeoutError,
   type RenderJob,
+  type RenderPoolOptions,
 } from './render-pool';
 import { callerFor, type StorageService } from './service';
 
@@ -30,8 +32,18 @@ import { callerFor, type StorageService } from './service';
  * 25 megapixels in and 2,500 px a side out, the first frame of an animation
  * only; each render in a child process of its own (render-pool.ts) with a
  * deadline, stopped when the client leaves; a few at once and a short queue,
- * then 503; a number of renders a minute per user or client network, then
- * 429; and results cached, so the same thumbnail is rendered once.
+ * then 503; per user or client network, at most two renders at once (running
+ * or queued) and a number of renders a minute, then 429; and results cached,
+ * so the same thumbnail is rendered once.
+ *
+ * A render request has one deadline, from the moment it has its slot:
+ * reading the source, starting a render process and rendering all fit in it,
+ * so a slot is held at most that long (and the queue wait and Retry-After,
+ * which assume as much, hold). A render counts against the per-minute limit
+ * once it has a slot: a request refused with 503 (or 429 for too many at
+ * once) costs the caller nothing. HEAD is answered like GET: from the cache
+ * when the result is there (free), else by rendering it (counted once, and
+ * cached, so the GET that follows is free).
  */
 
 export interface Transform {
@@ -169,27 +181,37 @@ const tooManyPixels = () =>
   );
 const tooLong = () =>
   new StorageError(422, 'InvalidRequest', 'The image took too long to transform', 'Invalid Input');
+const renderFailed = () =>
+  new StorageError(500, 'InternalError', 'The image could not be transformed', 'Internal');
 
 /** The renderer of one server: its processes, its cache and its counts. */
 export interface Renderer {
   pool: RenderPool;
   cache: RenderCache | undefined;
   limiter: RenderRateLimiter;
+  inFlight: RenderInFlight;
   timeoutMs: number;
   close(): Promise<void>;
 }
 
-export function createRenderer(config: StorageConfig['render'], logger: Logger): Renderer {
+export function createRenderer(
+  config: StorageConfig['render'],
+  logger: Logger,
+  /** Test-only pool options (a missing Node.js binary, a worker of their own). */
+  testing: Pick<RenderPoolOptions, 'execPath' | 'workerFile'> = {},
+): Renderer {
   const pool = new RenderPool({
     concurrency: config.concurrency,
     queue: config.queue,
     timeoutMs: config.timeoutMs,
     logger,
+    ...testing,
   });
   return {
     pool,
     cache: config.cacheBytes > 0 ? new RenderCache(config.cacheBytes) : undefined,
     limiter: new RenderRateLimiter(config.perMinute),
+    inFlight: new RenderInFlight(config.perCaller),
     timeoutMs: config.timeoutMs,
     close: () => pool.close(),
   };
@@ -338,64 +360,84 @@ export async function renderImage(
   }
 
   const key = await rateLimitKey(service, c, access);
-  const wait = key === undefined ? undefined : renderer.limiter.take(key);
+  const wait = key === undefined ? undefined : renderer.limiter.check(key);
   if (wait !== undefined) {
     return retryLater(c, 429, wait, 'Too many image transformations; try again later');
   }
+  const renderSeconds = Math.max(1, Math.ceil(renderer.timeoutMs / 1000));
+  if (key !== undefined && !renderer.inFlight.enter(key)) {
+    return retryLater(
+      c,
+      429,
+      renderSeconds,
+      'Too many image transformations at once; try again shortly',
+    );
+  }
+  const busy = () =>
+    retryLater(c, 503, renderSeconds, 'Too many images are being transformed; try again shortly');
 
   const signal = c.req.raw.signal;
   let slot;
   try {
-    slot = await renderer.pool.acquire(signal);
-  } catch (error) {
-    if (error instanceof RenderBusyError) {
-      return retryLater(
-        c,
-        503,
-        Math.max(1, Math.ceil(renderer.timeoutMs / 1000)),
-        'Too many images are being transformed; try again shortly',
-      );
+    try {
+      slot = await renderer.pool.acquire(signal);
+    } catch (error) {
+      if (error instanceof RenderBusyError) return busy();
+      throw renderError(error);
     }
-    throw renderError(error);
-  }
-  try {
-    const version = row.version;
-    const source = await readSource(
-      () => service.store.get(version),
-      MAX_SOURCE_BYTES,
-      signal,
-      renderer.timeoutMs,
-    );
-    // The bytes must be the format the object was stored as (SVG, or anything
-    // else labelled as an image, never reaches the decoder).
-    if (sniffImage(source) !== declared) throw notAnImage();
-    const result = await slot.render(
-      {
-        input: source,
-        format: declared === 'avif' ? 'heif' : declared,
-        maxPixels: MAX_INPUT_PIXELS,
-        maxSide: MAX_OUTPUT_SIDE,
-        width: transform.width,
-        height: transform.height,
-        fit: SHARP_FIT[transform.resize ?? 'cover'],
-        quality: transform.quality ?? 80,
-        output,
-      },
-      signal,
-    );
-    const contentType = `image/${result.format === 'heif' ? 'avif' : result.format}`;
-    renderer.cache?.set(cacheKey, { data: result.data, contentType });
-    return c.body(
-      result.data as Uint8Array<ArrayBuffer>,
-      200,
-      headers(result.data, contentType, 'miss'),
-    );
-  } catch (error) {
-    throw renderError(error);
+    // Counted now that it renders (another request of the same caller may
+    // have taken the last one since the check above).
+    const refused = key === undefined ? undefined : renderer.limiter.take(key);
+    if (refused !== undefined) {
+      await slot.release();
+      return retryLater(c, 429, refused, 'Too many image transformations; try again later');
+    }
+    // One deadline for reading, starting a render process and rendering.
+    const deadline = Date.now() + renderer.timeoutMs;
+    try {
+      const version = row.version;
+      const source = await readSource(
+        () => service.store.get(version),
+        MAX_SOURCE_BYTES,
+        signal,
+        Math.max(0, deadline - Date.now()),
+      );
+      // The bytes must be the format the object was stored as (SVG, or anything
+      // else labelled as an image, never reaches the decoder).
+      if (sniffImage(source) !== declared) throw notAnImage();
+      const result = await slot.render(
+        {
+          input: source,
+          format: declared === 'avif' ? 'heif' : declared,
+          maxPixels: MAX_INPUT_PIXELS,
+          maxSide: MAX_OUTPUT_SIDE,
+          width: transform.width,
+          height: transform.height,
+          fit: SHARP_FIT[transform.resize ?? 'cover'],
+          quality: transform.quality ?? 80,
+          output,
+        },
+        signal,
+        deadline,
+      );
+      const contentType = `image/${result.format === 'heif' ? 'avif' : result.format}`;
+      renderer.cache?.set(cacheKey, { data: result.data, contentType });
+      return c.body(
+        result.data as Uint8Array<ArrayBuffer>,
+        200,
+        headers(result.data, contentType, 'miss'),
+      );
+    } catch (error) {
+      if (error instanceof RenderBusyError) return busy();
+      throw renderError(error);
+    } finally {
+      // The answer goes once the slot is free again (or a couple of seconds at
+      // most), so a client that follows a refused render with another never
+      // finds its own render in the way.
+      await slot.release();
+    }
   } finally {
-    // The answer goes once the slot is free again, so a client that follows
-    // a refused render with another never finds its own render in the way.
-    await slot.release();
+    if (key !== undefined) renderer.inFlight.leave(key);
   }
 }
 
@@ -406,6 +448,7 @@ function renderError(error: unknown): unknown {
     return error.reason === 'pixels' ? tooManyPixels() : notAnImage();
   }
   if (error instanceof RenderTimeoutError) return tooLong();
+  if (error instanceof RenderFailedError) return renderFailed();
   if (error instanceof RenderAbortedError) {
     // Nobody is listening any more; this answer only ends the request.
     return new StorageError(400, 'InvalidRequest', 'The request was aborted');
