@@ -196,6 +196,37 @@ test.describe('sessions', () => {
     }
   });
 
+  test('"Sign out everywhere else" on a device whose own session already ended says nothing false: it signs in again', async ({
+    page,
+    browser,
+  }) => {
+    const user = await createUser({
+      email: uniqueEmail('sign-out-stale'),
+      fullName: 'Kay McNulty',
+    });
+    const other = await otherDevice(browser, user);
+    try {
+      await openSettings(page, user);
+      // The other device ends every session, this one's included; this page still holds its token.
+      await other.page.goto('/dashboard/settings');
+      const otherSessions = other.page.getByRole('region', { name: 'Sessions' });
+      await otherSessions.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+      await other.page
+        .getByRole('dialog', { name: 'Sign out everywhere?' })
+        .getByRole('button', { name: 'Sign out everywhere', exact: true })
+        .click();
+      await expect(other.page).toHaveURL(/\/auth\?notice=signed-out$/);
+
+      const sessions = page.getByRole('region', { name: 'Sessions' });
+      await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+      await expect(page).toHaveURL(signInUrlFor('/dashboard/settings'));
+      await expect(page.getByText('Signed out of every other device and browser.')).toHaveCount(0);
+      expect(await storedSession(page)).toBeNull();
+    } finally {
+      await other.context.close();
+    }
+  });
+
   test('"Sign out everywhere" asks first, then signs out this device and the others', async ({
     page,
     browser,
