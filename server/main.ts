@@ -11,6 +11,7 @@ import { migrationSources } from './db/migration-sources';
 import { seedSampleData } from './db/seed';
 import { loadKeys } from './keys/load-keys';
 import { createLogger, type Logger } from './logger';
+import { describeInstance, removeInstanceFile, writeInstanceFile } from './running-instance';
 import { startServer } from './server';
 
 /**
@@ -85,6 +86,14 @@ async function run(): Promise<void> {
       : [];
     const server = await startServer({ config, db, keys, logger });
     const elapsed = Math.round(performance.now() - started);
+    // What `npm run keys` prints, whatever environment it is run from (before "ready").
+    await writeInstanceFile(config.dataDir, describeInstance(config, keys, server.url)).catch(
+      (error: unknown) =>
+        logger.warn(
+          { err: error },
+          '`npm run keys` will not know this server: cannot write its record',
+        ),
+    );
     logger.info(
       {
         url: config.siteUrl,
@@ -118,6 +127,7 @@ async function run(): Promise<void> {
       }, config.shutdownTimeoutMs + 2000).unref();
       await server.close();
       await db.close();
+      await removeInstanceFile(config.dataDir);
       logger.info('stopped');
       process.exit(0);
     };
