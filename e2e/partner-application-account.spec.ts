@@ -68,7 +68,9 @@ test('an applicant who applied signed out follows the application with a new acc
   ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Your partner application' })).toBeVisible();
   await expect(page.getByText('Please confirm your application')).toBeVisible();
-  await expect(page.getByText(/You applied for Haddad Success Partners on/)).toBeVisible();
+  // Until it is confirmed, nothing the applicant typed is shown: they may not own the address.
+  await expect(page.getByText(/An application was made with your email address on/)).toBeVisible();
+  await expect(page.getByText(/Haddad Success Partners/)).toHaveCount(0);
   await expect(page.getByText('You have not applied yet.')).toHaveCount(0);
 
   // The application's own link still confirms it; the portal then shows it under review.

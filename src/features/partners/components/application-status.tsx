@@ -53,7 +53,8 @@ export function ApplicationStatus() {
       </h2>
       <Alert tone={label.tone} title={label.title}>
         {current.status === 'unconfirmed'
-          ? `You applied for ${current.company} on ${dateLabel(current.created_at)}. Follow the link we emailed you within 3 days to confirm it; we review applications once they are confirmed.`
+          ? // Not the company: until confirmed, whoever typed this address may not be its owner.
+            `An application was made with your email address on ${dateLabel(current.created_at)}. If it was you, follow the link we emailed you within 3 days to confirm it; we review applications once they are confirmed. If not, ignore that email and the application lapses.`
           : current.status === 'pending'
             ? `You applied for ${current.company} on ${dateLabel(current.created_at)}. We reply within five business days.`
             : current.status === 'approved'
