@@ -186,3 +186,16 @@ test('a visit through a partner’s ?ref= link credits the booking to that partn
   const [booking] = await rowsFor('demo_bookings', email);
   expect(booking!.partner_id).toBe(partnerId);
 });
+
+for (const viewport of phoneAndDesktop) {
+  test(`before a time is picked, the details step points to step 1 at ${viewport.name}`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto('/demo');
+    await expect(page.getByRole('heading', { name: '1. Pick a time' })).toBeVisible();
+    const details = page.getByRole('region', { name: '2. Your details' });
+    await expect(details).toContainText('Once you pick a time in step 1');
+    await expect(details).not.toContainText(/\b(left|right|above|below)\b/);
+  });
+}

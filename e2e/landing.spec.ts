@@ -227,6 +227,28 @@ test.describe('landing page behaviour (laptop)', () => {
     await expect(page.getByTestId('roi-monthly')).toContainText('$19,500');
   });
 
+  test('the ROI calculator refuses a negative number at the field, with a sentence', async ({
+    page,
+  }) => {
+    await openHome(page);
+    const calculator = page.locator('[data-section="cost-savings"]');
+    await calculator.scrollIntoViewIfNeeded();
+    await expect(calculator).toHaveAttribute('data-hydrated', 'true');
+    const calls = page.getByLabel('Customer calls per month');
+    await calls.fill('-200');
+    await expect(calls).toHaveAttribute('aria-invalid', 'true');
+    await expect(calls).toHaveAccessibleDescription(/The calls per month cannot be negative\./);
+    await expect(page.getByTestId('roi-monthly')).toContainText('$10,400');
+    await expect(page.getByTestId('roi-refused')).toBeVisible();
+    await calls.fill('abc');
+    await expect(calls).toHaveAccessibleDescription(
+      /Please enter the calls per month as a number, such as 2,000\./,
+    );
+    await calls.fill('3000');
+    await expect(calls).not.toHaveAttribute('aria-invalid');
+    await expect(page.getByTestId('roi-monthly')).toContainText('$15,600');
+  });
+
   test('choosing an industry shows its example calls', async ({ page }) => {
     await openHome(page);
     const section = page.locator('[data-section="industries"]');
@@ -270,6 +292,27 @@ test.describe('landing page behaviour (laptop)', () => {
 
     await section.getByRole('button', { name: 'Handed to a CSM' }).click();
     await expect(section.getByRole('heading', { name: /Renewal risk/ })).toBeVisible();
+  });
+
+  test('the audio position slider steps by seconds under the keyboard', async ({ page }) => {
+    await openHome(page);
+    const section = page.locator('[data-section="audio-demo"]');
+    await section.scrollIntoViewIfNeeded();
+    await expect(section).toHaveAttribute('data-hydrated', 'true');
+    const slider = section.getByRole('slider', { name: 'Position in the call' });
+    await slider.focus();
+    for (let press = 0; press < 5; press++) await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveValue('25');
+    await expect(slider).toHaveAttribute('aria-valuetext', /^25 seconds of \d+ seconds$/);
+    await page.keyboard.press('PageUp');
+    await expect(slider).toHaveValue('40');
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('ArrowLeft');
+    await expect(slider).toHaveValue('20');
+    await page.keyboard.press('Home');
+    await expect(slider).toHaveValue('0');
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('audio-time')).toHaveText('0:51');
   });
 
   test('the use case carousel moves with the arrow keys and with a swipe', async ({ page }) => {

@@ -144,3 +144,31 @@ test('a signed-in applicant follows the application in the partner portal', asyn
   await expect(page.getByText('Your application is being reviewed')).toBeVisible();
   await expect(page.getByText(/You applied for Ivanova Partners on/)).toBeVisible();
 });
+
+for (const viewport of phoneAndDesktop) {
+  test(`the landing page and /partner state the same commission terms at ${viewport.name}`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto('/');
+    const cta = page.locator('[data-section="partner-cta"]');
+    await cta.scrollIntoViewIfNeeded();
+    await expect(
+      cta.getByText('Up to 25% of each referred customer’s first-year subscription'),
+    ).toBeVisible();
+    await expect(cta).not.toContainText(/recurring/i);
+
+    await cta.getByRole('link', { name: 'Explore the partner program' }).click();
+    await expect(page.getByRole('heading', { name: 'Tiers and commission rates' })).toBeVisible();
+    await expect(page.getByText('15–25% of the first-year subscription')).toBeVisible();
+    for (const rate of ['15%', '20%', '25%']) {
+      // A table on a laptop, cards on a phone: one of the two shows each rate.
+      await expect(
+        page
+          .getByText(`${rate} of the first-year subscription`, { exact: true })
+          .filter({ visible: true }),
+      ).toHaveCount(1);
+    }
+    await expect(page.locator('main')).not.toContainText(/recurring|of year one/i);
+  });
+}

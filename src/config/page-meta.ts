@@ -1,3 +1,4 @@
+import { partnerTerms } from './partner-program';
 import { paths } from './paths';
 
 /**
@@ -33,7 +34,7 @@ export const pageMeta = {
   partner: page(
     paths.partner,
     'Partner program — Cervana',
-    'Refer customer success teams to Cervana and earn recurring commission on every account you bring.',
+    `Refer customer success teams to Cervana and earn ${partnerTerms.earn}.`,
   ),
   partnerPortal: page(
     paths.partnerPortal,

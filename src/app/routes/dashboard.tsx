@@ -2,15 +2,19 @@ import { CalendarClock, Headphones, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
 import { PortalPage } from '@/components/layout/portal-page';
 import { paths } from '@/config/paths';
+import { sectionIds } from '@/config/site';
+import { featuredDemoCall } from '@/features/marketing/content/audio-demo';
+import { describeDuration } from '@/features/marketing/model/duration';
 import { profileOf } from '@/lib/auth/user-profile';
 import { useAuth } from '@/lib/auth/use-auth';
 
 const NEXT_STEPS = [
   {
     icon: Headphones,
-    title: 'Hear Cervana on a real call',
-    text: 'Two minutes of a renewal check-in, with the transcript.',
-    to: `${paths.home}#audio-demo`,
+    title: 'Hear Cervana on a sample call',
+    // The call the audio demo opens with, as long as its recording is.
+    text: `${featuredDemoCall.title}: ${describeDuration(featuredDemoCall.durationSeconds)}, with the transcript.`,
+    to: `${paths.home}#${sectionIds.audioDemo}`,
     action: 'Listen',
   },
   {

@@ -1,10 +1,16 @@
 import { Handshake } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { PageIntro } from '@/components/layout/page-intro';
+import {
+  describeCommission,
+  describeThreshold,
+  partnerTerms,
+  partnerTiers,
+} from '@/config/partner-program';
 import { ApplicationConfirmation } from '@/features/partners/components/application-confirmation';
 import { EarningsEstimator } from '@/features/partners/components/earnings-estimator';
 import { PartnerApplicationForm } from '@/features/partners/components/partner-application-form';
-import { audiences, faq, tiers } from '@/features/partners/model/program';
+import { audiences, faq } from '@/features/partners/model/program';
 import { useHydrated } from '@/lib/use-hydrated';
 
 export default function PartnerPage() {
@@ -15,8 +21,8 @@ export default function PartnerPage() {
     <main>
       <PageIntro eyebrow="Partners" title="Grow with the Cervana partner program">
         <p>
-          Refer customer success teams to Cervana and earn commission on the first year of every
-          account you bring.
+          Refer customer success teams to Cervana and earn {partnerTerms.earn}, at the tier your
+          volume reaches.
         </p>
         <p className="mt-6">
           <a href="#apply" className="font-semibold text-azure-700 underline">
@@ -46,19 +52,13 @@ export default function PartnerPage() {
           </h2>
           {/* Phones: one card per tier, instead of a table to scroll sideways. */}
           <ul className="grid gap-3 md:hidden">
-            {tiers.map((tier) => (
+            {partnerTiers.map((tier) => (
               <li key={tier.name} className="rounded-2xl border border-sand-200 bg-white p-5">
-                <p className="flex items-baseline justify-between gap-3">
-                  <span className="font-semibold text-ink-900">{tier.name}</span>
-                  <span className="font-semibold text-ink-900 tabular-nums">
-                    {Math.round(tier.rate * 100)} % of year one
-                  </span>
+                <p className="font-semibold text-ink-900">{tier.name}</p>
+                <p className="mt-1 text-lg font-semibold text-ink-900">
+                  {describeCommission(tier)}
                 </p>
-                <p className="mt-1 text-sm text-ink-600">
-                  {tier.threshold === 0
-                    ? 'From the first customer'
-                    : `${tier.threshold} or more new customers a year`}
-                </p>
+                <p className="mt-1 text-sm text-ink-600">{describeThreshold(tier, 'long')}</p>
                 <p className="mt-2 text-ink-700">{tier.summary}</p>
               </li>
             ))}
@@ -85,16 +85,16 @@ export default function PartnerPage() {
                 </tr>
               </thead>
               <tbody>
-                {tiers.map((tier) => (
+                {partnerTiers.map((tier) => (
                   <tr key={tier.name} className="border-t border-sand-200">
                     <th scope="row" className="px-5 py-4 font-semibold text-ink-900">
                       {tier.name}
                     </th>
                     <td className="px-5 py-4 text-ink-700 tabular-nums">
-                      {tier.threshold === 0 ? 'From the first' : `${tier.threshold} or more`}
+                      {describeThreshold(tier, 'short')}
                     </td>
-                    <td className="px-5 py-4 font-semibold text-ink-900 tabular-nums">
-                      {Math.round(tier.rate * 100)} % of year one
+                    <td className="px-5 py-4 font-semibold text-ink-900">
+                      {describeCommission(tier)}
                     </td>
                     <td className="px-5 py-4 text-ink-700">{tier.summary}</td>
                   </tr>

@@ -3,7 +3,7 @@ import { Container } from '@/components/ui/container';
 import { SectionHeading } from '@/components/ui/section-heading';
 import { cn } from '@/lib/cn';
 import { demoCalls } from '../audio/demo-calls.generated';
-import { audioDemo } from '../content/audio-demo';
+import { audioDemo, featuredDemoCall } from '../content/audio-demo';
 import { AudioPlayer, type AudioSources } from './audio-player';
 
 const audioFiles = import.meta.glob<string>('../audio/*.{opus,mp3}', {
@@ -17,8 +17,8 @@ function sourcesFor(id: string): AudioSources {
 }
 
 export default function AudioDemoSection() {
-  const [selected, setSelected] = useState(demoCalls[0]!.id);
-  const call = demoCalls.find((candidate) => candidate.id === selected) ?? demoCalls[0]!;
+  const [selected, setSelected] = useState(featuredDemoCall.id);
+  const call = demoCalls.find((candidate) => candidate.id === selected) ?? featuredDemoCall;
   return (
     <section aria-labelledby="audio-demo-heading" className="bg-ink-900 py-20 sm:py-28">
       <Container>

@@ -1,7 +1,8 @@
 import { Pause, Play } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from '@/lib/cn';
 import type { DemoCall } from '../audio/demo-calls.generated';
+import { describeDuration } from '../model/duration';
 
 export interface AudioSources {
   opus?: string;
@@ -11,6 +12,26 @@ export interface AudioSources {
 export function formatClock(seconds: number): string {
   const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/** Seconds a key moves the position slider: arrows a few seconds, Page Up/Down more (WAI-ARIA slider). */
+export const SEEK_STEP_SECONDS = 5;
+export const SEEK_PAGE_SECONDS = 15;
+
+/** Where a key moves the slider from `time`, or undefined for keys the slider leaves alone. */
+export function seekTargetForKey(key: string, time: number, duration: number): number | undefined {
+  const moves: Record<string, number> = {
+    ArrowRight: time + SEEK_STEP_SECONDS,
+    ArrowUp: time + SEEK_STEP_SECONDS,
+    ArrowLeft: time - SEEK_STEP_SECONDS,
+    ArrowDown: time - SEEK_STEP_SECONDS,
+    PageUp: time + SEEK_PAGE_SECONDS,
+    PageDown: time - SEEK_PAGE_SECONDS,
+    Home: 0,
+    End: duration,
+  };
+  const target = moves[key];
+  return target === undefined ? undefined : Math.min(duration, Math.max(0, target));
 }
 
 /** The line being spoken at `time`, or the last one started before it (during pauses). */
@@ -117,6 +138,15 @@ export function AudioPlayer({ call, sources }: { call: DemoCall; sources: AudioS
     setTime(seconds);
   }
 
+  // The browser would step the range by its fine 0.1 s step: keys take bigger steps instead.
+  function handleSliderKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = seekTargetForKey(event.key, Math.min(time, duration), duration);
+    if (target === undefined) return;
+    event.preventDefault();
+    seek(target);
+  }
+
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,0.9fr)_minmax(0,1.1fr)]">
       <div className="flex flex-col rounded-3xl bg-white/5 p-6 ring-1 ring-white/10">
@@ -159,8 +189,9 @@ export function AudioPlayer({ call, sources }: { call: DemoCall; sources: AudioS
               step={0.1}
               value={Math.min(time, duration)}
               onChange={(event) => seek(Number(event.target.value))}
+              onKeyDown={handleSliderKey}
               aria-label="Position in the call"
-              aria-valuetext={`${formatClock(time)} of ${formatClock(duration)}`}
+              aria-valuetext={`${describeDuration(Math.floor(time))} of ${describeDuration(Math.floor(duration))}`}
               className="w-full accent-azure-500"
             />
             <p className="mt-1 flex justify-between text-sm text-ink-100 tabular-nums">

@@ -1,8 +1,11 @@
 import { Link2 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
+import { fieldProps } from '@/components/ui/field';
+import { cn } from '@/lib/cn';
 import { replaceSearch, useSearchString } from '@/lib/use-search-string';
 import { costSavings, roiFields, type RoiField, type RoiInputs } from '../content/cost-savings';
 import {
+  checkRoiInput,
   computeRoi,
   formatDollars,
   formatNumber,
@@ -10,8 +13,9 @@ import {
   withRoiParams,
 } from '../model/roi';
 
-/** What the visitor is typing, per field, until it leaves the field. */
+/** What the visitor typed, per field: until it leaves the field, or for as long as it is refused. */
 type Drafts = Partial<Record<keyof RoiInputs, string>>;
+type FieldFlags = Partial<Record<keyof RoiInputs, true>>;
 
 /** Keeps a number and its unit on one line. */
 const NBSP = '\u00a0';
@@ -25,22 +29,42 @@ export function RoiCalculator() {
   const search = useSearchString();
   const inputs = useMemo(() => parseRoiParams(new URLSearchParams(search)), [search]);
   const [drafts, setDrafts] = useState<Drafts>({});
+  // An empty field is only refused once the visitor leaves it, not while they retype a figure.
+  const [blurred, setBlurred] = useState<FieldFlags>({});
   const [copyState, setCopyState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const result = useMemo(() => computeRoi(inputs), [inputs]);
   const formId = useId();
 
   function handleChange(field: RoiField, text: string) {
     setDrafts((current) => ({ ...current, [field.key]: text }));
+    setBlurred(({ [field.key]: _blurred, ...rest }) => rest);
     setCopyState('idle');
-    const value = Number(text);
-    if (text.trim() === '' || !Number.isFinite(value)) return;
-    const next = { ...inputs, [field.key]: Math.min(field.max, Math.max(field.min, value)) };
+    const check = checkRoiInput(field, text);
+    if (!('value' in check)) return;
+    const next = { ...inputs, [field.key]: check.value };
     replaceSearch(withRoiParams(new URLSearchParams(window.location.search), next));
   }
 
   function handleBlur(field: RoiField) {
-    setDrafts(({ [field.key]: _left, ...rest }) => rest);
+    const draft = drafts[field.key];
+    if (draft === undefined) return;
+    // A refused figure stays as typed, with its reason; an accepted one is shown as computed.
+    if ('value' in checkRoiInput(field, draft)) {
+      setDrafts(({ [field.key]: _draft, ...rest }) => rest);
+    } else {
+      setBlurred((current) => ({ ...current, [field.key]: true }));
+    }
   }
+
+  function errorFor(field: RoiField): string | undefined {
+    const draft = drafts[field.key];
+    if (draft === undefined) return undefined;
+    const check = checkRoiInput(field, draft);
+    if ('value' in check || (check.isEmpty && !blurred[field.key])) return undefined;
+    return check.error;
+  }
+
+  const refusals = roiFields.flatMap((field) => errorFor(field) ?? []);
 
   async function copyLink() {
     const url = `${window.location.origin}${window.location.pathname}?${withRoiParams(new URLSearchParams(window.location.search), inputs)}`;
@@ -69,27 +93,31 @@ export function RoiCalculator() {
           <div className="mt-8 grid gap-6 sm:grid-cols-2">
             {roiFields.map((field) => {
               const inputId = `${formId}-${field.param}`;
+              const error = errorFor(field);
               return (
                 <div key={field.key}>
                   <label htmlFor={inputId} className="block text-sm font-semibold text-ink-900">
                     {field.label}
                   </label>
-                  <div className="mt-2 flex items-center rounded-lg bg-sand-50 ring-1 ring-sand-200 focus-within:ring-2 focus-within:ring-azure-500">
+                  <div
+                    className={cn(
+                      'mt-2 flex items-center rounded-lg bg-sand-50 ring-1 focus-within:ring-2',
+                      error ? 'ring-danger-700' : 'ring-sand-200 focus-within:ring-azure-500',
+                    )}
+                  >
                     {field.prefix ? (
                       <span className="pl-3 text-ink-600">{field.prefix}</span>
                     ) : null}
+                    {/* Text, not number: a browser empties a number field it cannot read, and the reason would be lost. */}
                     <input
-                      id={inputId}
+                      {...fieldProps(inputId, { hint: field.hint, error })}
                       name={field.param}
-                      type="number"
-                      inputMode="numeric"
-                      min={field.min}
-                      max={field.max}
-                      step={field.step}
+                      type="text"
+                      inputMode="decimal"
+                      autoComplete="off"
                       value={drafts[field.key] ?? String(inputs[field.key])}
                       onChange={(event) => handleChange(field, event.target.value)}
                       onBlur={() => handleBlur(field)}
-                      aria-describedby={`${inputId}-hint`}
                       className="h-11 w-full min-w-0 bg-transparent px-3 text-lg font-semibold text-ink-900 tabular-nums outline-none"
                     />
                     {field.unit ? <span className="pr-3 text-ink-600">{field.unit}</span> : null}
@@ -97,6 +125,11 @@ export function RoiCalculator() {
                   <p id={`${inputId}-hint`} className="mt-1.5 text-sm text-sand-700">
                     {field.hint}
                   </p>
+                  {error ? (
+                    <p id={`${inputId}-error`} className="mt-1 text-sm font-medium text-danger-700">
+                      {error}
+                    </p>
+                  ) : null}
                 </div>
               );
             })}
@@ -125,6 +158,11 @@ export function RoiCalculator() {
             <p className="text-sm font-semibold tracking-wide text-azure-400 uppercase">
               Estimated savings
             </p>
+            {refusals.length > 0 ? (
+              <p className="mt-2 text-sm text-ink-100" data-testid="roi-refused">
+                Not updated: {refusals.join(' ')}
+              </p>
+            ) : null}
             <p
               className="mt-3 text-5xl font-bold tracking-tight tabular-nums"
               data-testid="roi-monthly"

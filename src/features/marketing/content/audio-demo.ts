@@ -1,3 +1,5 @@
+import { demoCalls, type DemoCall } from '../audio/demo-calls.generated';
+
 export const audioDemo = {
   eyebrow: 'Hear it',
   heading: 'Listen to Cervana take two real-world calls',
@@ -6,3 +8,6 @@ export const audioDemo = {
   outcomeLabels: { resolved: 'Resolved on the call', 'handed-off': 'Handed to a CSM' },
   note: 'Sample calls with synthetic voices, made for this page. Names and companies are fictional.',
 } as const;
+
+/** The call the audio demo opens with: a link to the demo describes this one. */
+export const featuredDemoCall: DemoCall = demoCalls[0]!;

@@ -44,10 +44,11 @@ export interface RoiField {
   /** Short name in the URL. */
   param: string;
   label: string;
+  /** The figure in a sentence, for its error messages: 'the calls per month'. */
+  noun: string;
   hint: string;
   min: number;
   max: number;
-  step: number;
   unit?: string;
   prefix?: string;
 }
@@ -64,39 +65,39 @@ export const roiFields: RoiField[] = [
     key: 'monthlyCalls',
     param: 'calls',
     label: 'Customer calls per month',
+    noun: 'the calls per month',
     hint: 'Inbound calls to support and CS lines',
     min: 0,
     max: 500_000,
-    step: 50,
   },
   {
     key: 'minutesPerCall',
     param: 'minutes',
     label: 'Minutes per call',
+    noun: 'the minutes per call',
     hint: 'Talk time plus wrap-up',
     min: 1,
     max: 120,
-    step: 1,
     unit: 'min',
   },
   {
     key: 'hourlyCost',
     param: 'cost',
     label: 'Loaded cost per CSM hour',
+    noun: 'the cost per hour',
     hint: 'Salary, benefits and tools',
     min: 1,
     max: 1000,
-    step: 1,
     prefix: '$',
   },
   {
     key: 'resolvedPercent',
     param: 'resolved',
     label: 'Calls Cervana resolves',
+    noun: 'the share of calls resolved',
     hint: 'Typical range: 40–70%',
     min: 0,
     max: 100,
-    step: 5,
     unit: '%',
   },
 ];

@@ -1,9 +1,11 @@
+import { partnerTerms } from '@/config/partner-program';
+
 export const partnerCta = {
   eyebrow: 'Partner program',
   heading: 'Bring Cervana to the CS teams you already advise',
-  lead: 'Consultancies, CX agencies and software partners earn recurring commission on every customer they refer, with a portal that shows each lead and payout.',
+  lead: 'Consultancies, CX agencies and software partners earn commission on the first year of every customer they refer, with a portal that shows each lead and payout.',
   points: [
-    'Up to 20% recurring commission',
+    partnerTerms.headline,
     'Co-branded demo links',
     'Deal registration and a partner manager',
   ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roiDefaults } from '../content/cost-savings';
-import { computeRoi, formatDollars, parseRoiParams, withRoiParams } from './roi';
+import { roiDefaults, roiFields } from '../content/cost-savings';
+import { checkRoiInput, computeRoi, formatDollars, parseRoiParams, withRoiParams } from './roi';
 
 describe('computeRoi', () => {
   it('frees calls × share × minutes ÷ 60 hours and saves hours × cost', () => {
@@ -44,5 +44,58 @@ describe('the calculator URL', () => {
 
   it('formats dollars without cents', () => {
     expect(formatDollars(10_400.4)).toBe('$10,400');
+  });
+});
+
+describe('checkRoiInput', () => {
+  const field = (key: string) => roiFields.find((candidate) => candidate.key === key)!;
+  const calls = field('monthlyCalls');
+
+  it('accepts a number in range, with thousands separators or spaces', () => {
+    expect(checkRoiInput(calls, '4500')).toEqual({ value: 4500 });
+    expect(checkRoiInput(calls, ' 2,000 ')).toEqual({ value: 2000 });
+    expect(checkRoiInput(calls, '0')).toEqual({ value: 0 });
+    expect(checkRoiInput(field('minutesPerCall'), '7.5')).toEqual({ value: 7.5 });
+  });
+
+  it('refuses a negative number, saying so', () => {
+    expect(checkRoiInput(calls, '-5')).toEqual({
+      error: 'The calls per month cannot be negative.',
+      isEmpty: false,
+    });
+    expect(checkRoiInput(field('hourlyCost'), '\u221240')).toMatchObject({
+      error: 'The cost per hour cannot be negative.',
+    });
+  });
+
+  it('refuses what is not a number, with an example', () => {
+    for (const text of ['abc', '12abc', '1e3', '0x10', '-', '.', 'Infinity']) {
+      expect(checkRoiInput(calls, text)).toEqual({
+        error: 'Please enter the calls per month as a number, such as 2,000.',
+        isEmpty: false,
+      });
+    }
+    expect(checkRoiInput(field('hourlyCost'), 'lots')).toMatchObject({
+      error: 'Please enter the cost per hour as a number, such as $65.',
+    });
+  });
+
+  it('refuses a number that is too large or too small, naming the limit', () => {
+    expect(checkRoiInput(calls, '500001')).toMatchObject({
+      error: 'The calls per month cannot be more than 500,000.',
+    });
+    expect(checkRoiInput(field('resolvedPercent'), '250')).toMatchObject({
+      error: 'The share of calls resolved cannot be more than 100%.',
+    });
+    expect(checkRoiInput(field('minutesPerCall'), '0')).toMatchObject({
+      error: 'The minutes per call cannot be less than 1\u00a0min.',
+    });
+  });
+
+  it('refuses an empty field, and marks it as empty', () => {
+    expect(checkRoiInput(calls, '  ')).toEqual({
+      error: 'Please enter the calls per month.',
+      isEmpty: true,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { roiDefaults, roiFields, type RoiInputs } from '../content/cost-savings';
+import { roiDefaults, roiFields, type RoiField, type RoiInputs } from '../content/cost-savings';
 
 export interface RoiResult {
   resolvedCalls: number;
@@ -17,6 +17,42 @@ export function computeRoi(inputs: RoiInputs): RoiResult {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
+}
+
+/** What the visitor typed into one field: a number to compute with, or why not. */
+export type RoiInputCheck = { value: number } | { error: string; isEmpty: boolean };
+
+/** A plain decimal number; thousands separators and spaces are allowed ('2,000'). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
+/** A field's figure as the page writes it: '$1,000', '120 min', '100%', '500,000'. */
+export function formatFieldValue(field: RoiField, value: number): string {
+  const unit = field.unit === '%' ? '%' : field.unit ? `\u00a0${field.unit}` : '';
+  return `${field.prefix ?? ''}${formatNumber(value)}${unit}`;
+}
+
+/** Checks a typed figure the way the other forms check theirs: refuse it, and say why. */
+export function checkRoiInput(field: RoiField, text: string): RoiInputCheck {
+  const typed = text.replace(/[\s,]/g, '').replace('\u2212', '-');
+  const noun = field.noun;
+  if (typed === '') return { error: `Please enter ${noun}.`, isEmpty: true };
+  const value = Number(typed);
+  if (!DECIMAL.test(typed) || !Number.isFinite(value)) {
+    const example = formatFieldValue(field, roiDefaults[field.key]);
+    return { error: `Please enter ${noun} as a number, such as ${example}.`, isEmpty: false };
+  }
+  // Each sentence names its figure: the estimate repeats them, away from their fields.
+  const subject = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+  if (value < 0) return { error: `${subject} cannot be negative.`, isEmpty: false };
+  if (value < field.min) {
+    const least = formatFieldValue(field, field.min);
+    return { error: `${subject} cannot be less than ${least}.`, isEmpty: false };
+  }
+  if (value > field.max) {
+    const most = formatFieldValue(field, field.max);
+    return { error: `${subject} cannot be more than ${most}.`, isEmpty: false };
+  }
+  return { value };
 }
 
 /** Reads the calculator's inputs from a query string; anything missing or invalid keeps its default. */

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useHydrated } from '@/lib/use-hydrated';
 import { estimateEarnings, estimatorDefaults, type EstimateInput } from '../model/program';
+import { formatRate } from '@/config/partner-program';
 
 const dollars = (value: number) =>
   value.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
@@ -27,7 +28,7 @@ export function EarningsEstimator() {
       min: 0.05,
       max: 0.6,
       step: 0.05,
-      format: (v: number) => `${Math.round(v * 100)} %`,
+      format: formatRate,
     },
     {
       key: 'monthlyContract',
@@ -77,7 +78,7 @@ export function EarningsEstimator() {
         <p className="text-ink-100">
           {estimate.customersPerYear} new customers a year puts you in{' '}
           <strong className="text-white">{estimate.tier.name}</strong> at{' '}
-          {Math.round(estimate.tier.rate * 100)} %.
+          {formatRate(estimate.tier.rate)}.
         </p>
         <p className="text-xs text-ink-100">
           Customers × subscription × 12 months × your rate. Illustrative: what you earn depends on

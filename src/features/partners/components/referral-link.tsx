@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { rpcErrorMessage } from '@/lib/forms/rpc-error';
 import { fetchMyPartnerRecord } from '../api/applications';
+import { formatRate } from '@/config/partner-program';
 
 /** The partner's referral link and code, and how many visits it has brought. */
 export function ReferralLink({ userId }: { userId: string }) {
@@ -35,7 +36,7 @@ export function ReferralLink({ userId }: { userId: string }) {
       <div>
         <dt className="text-sm text-ink-600">Tier</dt>
         <dd className="mt-1 font-semibold text-ink-900 capitalize">
-          {partner.data.tier} ({Math.round(partner.data.commission_rate * 100)} %)
+          {partner.data.tier} ({formatRate(partner.data.commission_rate)})
         </dd>
       </div>
     </dl>

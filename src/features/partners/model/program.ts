@@ -1,28 +1,13 @@
 /**
- * The partner program's terms, as the business sets them (edit here, not in
- * JSX). The estimator's defaults are illustrative, and say so on the page.
+ * The partner earnings estimator. The program's terms live in
+ * `src/config/partner-program.ts`; the estimator's defaults are illustrative,
+ * and say so on the page.
  */
 
-export const tiers = [
-  {
-    name: 'Registered',
-    rate: 0.15,
-    threshold: 0,
-    summary: 'Your referral link, the partner portal and a co-branded demo page.',
-  },
-  {
-    name: 'Silver',
-    rate: 0.2,
-    threshold: 5,
-    summary: 'Deal registration, a partner manager and joint customer webinars.',
-  },
-  {
-    name: 'Gold',
-    rate: 0.25,
-    threshold: 15,
-    summary: 'Co-marketing budget, early access to features and priority support.',
-  },
-] as const;
+import { partnerTiers } from '@/config/partner-program';
+
+/** The tiers, from the program's one source of terms (also used by the landing page and /partner). */
+export const tiers = partnerTiers;
 
 /** The tier a partner reaches with this many new customers in a year. */
 export function tierFor(customersPerYear: number) {

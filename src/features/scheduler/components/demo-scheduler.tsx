@@ -134,8 +134,9 @@ export function DemoScheduler({ prefill }: { prefill?: BookingPrefill }) {
             onSlotTaken={(message, values) => void handleTaken(message, values)}
           />
         ) : (
+          // Names the step, not a place: the slots are beside this on a laptop, above it on a phone.
           <p className="rounded-lg border border-dashed border-sand-200 px-4 py-6 text-ink-600">
-            Choose a time on the left and we will ask for your name, work email and company. It
+            Once you pick a time in step 1, we ask here for your name, work email and company. It
             takes under a minute.
           </p>
         )}
