@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../db/database';
 import { clientFor, latestMessage, uniqueEmail } from '../testing/clients';
+import { captureLogger } from '../testing/capture-logger';
 import { startTestServer, type TestServer } from '../testing/harness';
 import { queueEmail, queueSms } from './outbox';
 import { MAX_ATTEMPTS, startMailSender } from './sender';
@@ -55,20 +55,6 @@ async function startSink(): Promise<Sink> {
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
   return sink;
-}
-
-/** A logger whose lines the test can read. */
-function captureLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
 }
 
 interface Row {

@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientFor, codeIn, latestMessage, uniqueEmail } from '../testing/clients';
+import { captureLogger } from '../testing/capture-logger';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 /**
@@ -19,19 +18,6 @@ const BASE_ENV = {
   MAILER_MAX_FREQUENCY: '0',
   RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000',
 };
-
-function captureLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 /** An email account (confirmed at once), signed in. */
 async function emailUser(server: TestServer): Promise<SupabaseClient> {
