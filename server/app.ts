@@ -8,7 +8,6 @@ import { securityHeaders } from './http/security-headers';
 import type { StaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
-import { createRealtimeRoutes } from './realtime/routes';
 import type { RestService } from './rest/routes';
 
 export interface AppDependencies {
@@ -20,6 +19,8 @@ export interface AppDependencies {
   rest: RestService;
   /** `/storage/v1` (server/storage/routes.ts). */
   storage: Hono;
+  /** `/realtime/v1`'s REST API (server/realtime/routes.ts); the websocket is on the HTTP server's upgrade. */
+  realtime: Hono;
   /** Server start time, for /health. */
   startedAt?: number;
 }
@@ -124,7 +125,7 @@ export function createApp(dependencies: AppDependencies): Hono {
   );
   app.route('/rest/v1', dependencies.rest.routes);
   app.route('/storage/v1', dependencies.storage);
-  app.route('/realtime/v1', createRealtimeRoutes());
+  app.route('/realtime/v1', dependencies.realtime);
 
   app.get('*', (c) => site.handle(c));
 

@@ -118,6 +118,16 @@ const platformEnvironmentSchema = z.object({
       }
       return bytes;
     }),
+  REALTIME_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
+  REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100),
+  REALTIME_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
+  REALTIME_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
+  REALTIME_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .max(1_000_000_000)
+    .default(4_194_304),
   REST_SCHEMAS: z
     .string()
     .trim()
@@ -153,6 +163,19 @@ const environmentSchema = platformEnvironmentSchema
 
 export type Environment = z.input<typeof environmentSchema>;
 
+/**
+ * `/realtime/v1` limits, per socket: the largest frame, channels joined at
+ * once, joins and messages per second, and the bytes a slow consumer may
+ * leave unread before it is disconnected.
+ */
+export interface RealtimeConfig {
+  maxMessageBytes: number;
+  maxChannelsPerSocket: number;
+  joinsPerSecond: number;
+  messagesPerSecond: number;
+  maxBufferedBytes: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -179,6 +202,7 @@ export interface Config {
   storage: StorageConfig;
   /** The schemas /rest/v1 exposes, the first being the default. */
   restSchemas: string[];
+  realtime: RealtimeConfig;
   seedSampleData: boolean;
   trustProxy: TrustProxy;
   log: { level: string; format: 'json' | 'pretty' };
@@ -308,6 +332,13 @@ export function loadConfig(
       },
     },
     restSchemas: values.REST_SCHEMAS,
+    realtime: {
+      maxMessageBytes: values.REALTIME_MAX_MESSAGE_BYTES,
+      maxChannelsPerSocket: values.REALTIME_MAX_CHANNELS_PER_SOCKET,
+      joinsPerSecond: values.REALTIME_JOINS_PER_SECOND,
+      messagesPerSecond: values.REALTIME_MESSAGES_PER_SECOND,
+      maxBufferedBytes: values.REALTIME_MAX_BUFFERED_BYTES,
+    },
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,
     log: {

@@ -10,6 +10,7 @@ import { createStaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { startMailSender } from './mail/sender';
+import { startRealtime } from './realtime/service';
 import { createRestService } from './rest/routes';
 import { createStorageRoutes } from './storage/routes';
 
@@ -74,7 +75,19 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     logger,
     trustProxy: config.trustProxy,
   });
-  const app = createApp({ ...dependencies, site, rest, storage: storage.routes });
+  const realtime = await startRealtime({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    config: config.realtime,
+    logger,
+  });
+  const app = createApp({
+    ...dependencies,
+    site,
+    rest,
+    storage: storage.routes,
+    realtime: realtime.routes,
+  });
   const { headersTimeoutMs, idleTimeoutMs, maxConnections } = config.http;
   const server = createAdaptorServer({
     fetch: app.fetch,
@@ -113,6 +126,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
       throw error;
     }
   }
+  realtime.attach(server);
   const address = server.address() as AddressInfo;
   const host =
     address.family === 'IPv6'
@@ -141,6 +155,10 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     reloadSchema: () => rest.reloadSchema(),
     close() {
       if (closing) return closing;
+      // Websockets first: a clean close (1001) sends their clients to reconnect, elsewhere if they can.
+      const realtimeClosed = realtime.close().catch((error: unknown) => {
+        logger.warn({ err: error }, 'realtime did not stop cleanly');
+      });
       const httpClosed = new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive sockets become idle once their request ends: close them as they do.
@@ -168,6 +186,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         }),
       ]).finally(() => clearTimeout(senderDeadline));
       closing = Promise.all([
+        realtimeClosed,
         senderStopped,
         httpClosed.then(() => storage.close()),
         rest.stop(),
