@@ -1,4 +1,5 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import { WebSocket } from 'ws';
 import { createSignedInUser, PASSWORD } from '../schema/test-world';
 import { clientFor } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
@@ -10,10 +11,17 @@ export type Vsn = '1.0.0' | '2.0.0';
 /** A client of the server speaking `vsn`, heartbeating every `heartbeatIntervalMs` (default 25 s). */
 export function realtimeClient(
   server: Pick<TestServer, 'url' | 'anonKey'>,
-  options: { vsn?: Vsn; heartbeatIntervalMs?: number; key?: string } = {},
+  options: {
+    vsn?: Vsn;
+    heartbeatIntervalMs?: number;
+    key?: string;
+    /** The token source (third-party auth mode): realtime joins and refreshes with what it returns. */
+    accessToken?: () => Promise<string>;
+  } = {},
 ): SupabaseClient {
   return clientFor(server, {
     ...(options.key ? { key: options.key } : {}),
+    ...(options.accessToken ? { accessToken: options.accessToken } : {}),
     realtime: {
       ...(options.vsn ? { vsn: options.vsn } : {}),
       ...(options.heartbeatIntervalMs ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
@@ -105,4 +113,91 @@ export function delay(ms: number): Promise<void> {
 
 export function uniqueTopic(label = 'room'): string {
   return `${label}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Waits until `check` holds, polling; rejects with `what` after `timeoutMs`. */
+export async function waitUntil(
+  check: () => boolean,
+  what: string,
+  timeoutMs = 8000,
+  pollMs = 20,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await delay(pollMs);
+  }
+}
+
+/** One websocket the official client opened (times from `performance.now()`). */
+export interface SocketRecord {
+  url: string;
+  createdAt: number;
+  openedAt?: number;
+  /**
+   * Every `close()` on the socket: the client's own (e.g. 1000 "heartbeat timeout"),
+   * and ws's echo of a close frame the server sent.
+   */
+  closeCalls: { code?: number; reason?: string; at: number }[];
+  /** How the socket ended, as the client saw it (a clean close has `wasClean`). */
+  closed?: { code: number; reason: string; wasClean: boolean; at: number };
+  error?: string;
+}
+
+/**
+ * A `ws` transport for the official client (`realtime: { transport }`) that
+ * records every socket the client opens: when it tried, when it opened, how it
+ * closed. The client's reconnect schedule is read from `sockets[i].createdAt`.
+ */
+export function recordingTransport(): {
+  transport: new (address: string, protocols?: string | string[]) => WebSocket;
+  sockets: SocketRecord[];
+} {
+  const sockets: SocketRecord[] = [];
+  class RecordingWebSocket extends WebSocket {
+    private readonly record: SocketRecord;
+
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols);
+      const record: SocketRecord = {
+        url: String(address),
+        createdAt: performance.now(),
+        closeCalls: [],
+      };
+      this.record = record;
+      sockets.push(record);
+      this.addEventListener('open', () => (record.openedAt = performance.now()));
+      this.addEventListener('error', (event) => (record.error = event.message));
+      this.addEventListener('close', (event) => {
+        record.closed = {
+          code: event.code,
+          reason: event.reason,
+          wasClean: event.wasClean,
+          at: performance.now(),
+        };
+      });
+    }
+
+    override close(code?: number, reason?: string | Buffer): void {
+      this.record.closeCalls.push({
+        ...(code === undefined ? {} : { code }),
+        ...(reason === undefined ? {} : { reason: reason.toString() }),
+        at: performance.now(),
+      });
+      super.close(code, reason);
+    }
+  }
+  return { transport: RecordingWebSocket, sockets };
+}
+
+/** Every status a channel's `subscribe` callback reports, in order (it reports again on each rejoin). */
+export function subscribeRecording(
+  channel: RealtimeChannel,
+): { status: string; at: number; error?: Error }[] {
+  const statuses: { status: string; at: number; error?: Error }[] = [];
+  channel.subscribe((status, error) =>
+    statuses.push({ status, at: performance.now(), ...(error ? { error } : {}) }),
+  );
+  return statuses;
 }
