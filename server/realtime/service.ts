@@ -5,6 +5,7 @@ import type { Database } from '../db/database';
 import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../logger';
 import { Hub } from './hub';
+import { startPostgresChanges, syncCapture } from './postgres-changes';
 import { createRealtimeRoutes } from './routes';
 import { attachRealtimeSockets, type RealtimeSockets } from './socket-server';
 
@@ -24,7 +25,11 @@ export async function startRealtime(options: {
   logger: Logger;
 }): Promise<RealtimeService> {
   const { db, ring, config, logger } = options;
-  const hub = new Hub({ db, ring, logger, config });
+  // Capture triggers on exactly the published tables (the event trigger keeps them in step
+  // afterwards when the database user may create one).
+  await syncCapture(db);
+  const changes = await startPostgresChanges({ db, logger });
+  const hub = new Hub({ db, ring, logger, config, changes });
   await hub.start();
   let sockets: RealtimeSockets | undefined;
   return {
