@@ -29,6 +29,8 @@ declare module 'vitest' {
 export interface TestDatabase {
   db: Database;
   kind: Database['kind'];
+  /** The PostgreSQL database's URL (PostgreSQL only), for a second server on the same data. */
+  url?: string;
   /** Removes the copy. */
   drop(): Promise<void>;
 }
@@ -70,13 +72,15 @@ export async function cloneTestDatabase(
   } finally {
     await admin.end();
   }
-  const db = await openPostgres(template.urlFor.replace('{database}', name), {
+  const url = template.urlFor.replace('{database}', name);
+  const db = await openPostgres(url, {
     maxConnections: 5,
     statementTimeoutMs: options.statementTimeoutMs,
   });
   return {
     db,
     kind: 'postgres',
+    url,
     async drop() {
       await db.close();
       const cleanup = new pg.Client({ connectionString: template.adminUrl });
