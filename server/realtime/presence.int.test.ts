@@ -150,6 +150,32 @@ describe('presence cleanup', () => {
     expect(rows).toEqual([]);
   });
 
+  it('removes the presences of a server that stopped without cleaning up', async () => {
+    const topic = uniqueTopic('dead-server');
+    // What a killed server leaves behind: its row, last seen a minute ago, and a presence.
+    await server.db.query(
+      `insert into _realtime.servers (id, seen_at) values ('00000000-0000-4000-8000-000000000001', now() - interval '1 minute');
+       `.trim(),
+    );
+    await server.db.query(
+      `insert into _realtime.presences (ref, server_id, topic, key, meta)
+       values ('dead-ref', '00000000-0000-4000-8000-000000000001', $1, 'zombie', '{"phx_ref":"dead-ref","who":"zombie"}')`,
+      [`public:${topic}`],
+    );
+    const watcher = client().channel(topic, { config: { presence: { key: 'watcher' } } });
+    const leaves = new Inbox<{ key: string }>();
+    watcher.on('presence', { event: 'leave' }, leaves.push);
+    await subscribed(watcher);
+    await until(
+      () => 'zombie' in watcher.presenceState(),
+      'the stale presence in the initial state',
+    );
+    // The live server's next heartbeat (every 5 s) finds the dead one and announces the leave.
+    const [left] = await leaves.waitFor(1, 12_000);
+    expect(left!.key).toBe('zombie');
+    expect(watcher.presenceState()).toEqual({});
+  }, 20_000);
+
   it('refuses a track payload that is not an object', async () => {
     const channel = client().channel(uniqueTopic('bad-track'));
     await subscribed(channel);
