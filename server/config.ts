@@ -122,6 +122,7 @@ const platformEnvironmentSchema = z.object({
   REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100),
   REALTIME_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
   REALTIME_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
+  REALTIME_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   REALTIME_MAX_BUFFERED_BYTES: z.coerce
     .number()
     .int()
@@ -174,6 +175,8 @@ export interface RealtimeConfig {
   joinsPerSecond: number;
   messagesPerSecond: number;
   maxBufferedBytes: number;
+  /** A socket that sends nothing (not even a heartbeat) for this long is closed, as Phoenix does. */
+  idleTimeoutMs: number;
 }
 
 export interface Config {
@@ -338,6 +341,7 @@ export function loadConfig(
       joinsPerSecond: values.REALTIME_JOINS_PER_SECOND,
       messagesPerSecond: values.REALTIME_MESSAGES_PER_SECOND,
       maxBufferedBytes: values.REALTIME_MAX_BUFFERED_BYTES,
+      idleTimeoutMs: values.REALTIME_IDLE_TIMEOUT_MS,
     },
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,

@@ -176,6 +176,55 @@ describe('presence cleanup', () => {
     expect(watcher.presenceState()).toEqual({});
   }, 20_000);
 
+  it('closes a socket that stops sending (no heartbeat) and removes its presence', async () => {
+    const quick = await startTestServer({ env: { REALTIME_IDLE_TIMEOUT_MS: '1500' } });
+    try {
+      const topic = uniqueTopic('silent');
+      const watcherClient = realtimeClient(quick);
+      clients.push(watcherClient);
+      const watcher = watcherClient.channel(topic, { config: { presence: { key: 'watcher' } } });
+      watcher.on('presence', { event: 'sync' }, () => undefined);
+      await subscribed(watcher);
+      const url = `${quick.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${quick.anonKey}&vsn=2.0.0`;
+      const silent = new WebSocket(url);
+      const closed = new Promise<number>((resolve) => silent.on('close', (code) => resolve(code)));
+      await new Promise((resolve, reject) => silent.once('open', resolve).once('error', reject));
+      silent.send(
+        JSON.stringify([
+          '1',
+          '1',
+          `realtime:${topic}`,
+          'phx_join',
+          { config: { presence: { key: 'silent', enabled: true } }, access_token: quick.anonKey },
+        ]),
+      );
+      silent.send(
+        JSON.stringify([
+          '1',
+          '2',
+          `realtime:${topic}`,
+          'presence',
+          { type: 'presence', event: 'track', payload: {} },
+        ]),
+      );
+      await until(() => 'silent' in watcher.presenceState(), 'silent present');
+      // The official client heartbeats every 25 s by default, so the watcher would go too
+      // after 1.5 s: keep it alive by hand while the raw socket says nothing.
+      const keepAlive = setInterval(
+        () => void watcher.send({ type: 'broadcast', event: 'alive', payload: {} }),
+        300,
+      );
+      try {
+        expect(await closed).toBe(4000);
+        await until(() => !('silent' in watcher.presenceState()), 'silent removed');
+      } finally {
+        clearInterval(keepAlive);
+      }
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses a track payload that is not an object', async () => {
     const channel = client().channel(uniqueTopic('bad-track'));
     await subscribed(channel);

@@ -27,8 +27,6 @@ import { checkToken } from './tokens';
  */
 
 export const SOCKET_PATH = '/realtime/v1/websocket';
-/** A socket that sends nothing (not even a heartbeat) for this long is closed, as Phoenix does. */
-export const IDLE_SOCKET_MS = 60_000;
 
 /** Close codes this server uses. */
 export const CLOSE = {
@@ -45,9 +43,16 @@ export interface RealtimeSockets {
   close(): Promise<void>;
 }
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
+
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
-  const reason = status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Bad Request';
+  const reason = STATUS_TEXT[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -86,7 +91,8 @@ export function attachRealtimeSockets(
     if (url.pathname !== SOCKET_PATH && url.pathname !== `${SOCKET_PATH}/`) {
       return refuse(socket, 404, `No websocket at ${url.pathname}`);
     }
-    if (closing) return refuse(socket, 400, 'Realtime is restarting, please standby');
+    // Stopping: the upgrade listener stays, so a late client is told why (and reconnects elsewhere).
+    if (closing) return refuse(socket, 503, 'Realtime is restarting, please standby');
     const vsn = url.searchParams.get('vsn') ?? '1.0.0';
     if (!(PROTOCOL_VERSIONS as readonly string[]).includes(vsn)) {
       return refuse(socket, 400, `Unsupported vsn "${vsn}": use 1.0.0 or 2.0.0`);
@@ -205,12 +211,15 @@ export function attachRealtimeSockets(
   };
   server.on('upgrade', onUpgrade);
 
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - IDLE_SOCKET_MS;
-    for (const [ws, seen] of lastSeen) {
-      if (seen < cutoff) ws.close(CLOSE.idle, 'heartbeat timeout');
-    }
-  }, 5000);
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - config.idleTimeoutMs;
+      for (const [ws, seen] of lastSeen) {
+        if (seen < cutoff) ws.close(CLOSE.idle, 'heartbeat timeout');
+      }
+    },
+    Math.min(5000, config.idleTimeoutMs / 2),
+  );
   sweeper.unref();
 
   return {
@@ -218,7 +227,6 @@ export function attachRealtimeSockets(
     async close() {
       closing = true;
       clearInterval(sweeper);
-      server.off('upgrade', onUpgrade);
       const closed = [...wss.clients].map(
         (ws) =>
           new Promise<void>((resolve) => {

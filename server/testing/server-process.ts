@@ -24,8 +24,10 @@ export async function startServerProcess(options: {
   readyTimeoutMs?: number;
   /** Extra environment. */
   env?: Record<string, string>;
+  /** The port to listen on (to restart on the same one); a free one otherwise. */
+  port?: number;
 }): Promise<ServerProcess> {
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT_DIR, 'server', 'main.ts')],
