@@ -156,6 +156,12 @@ describe('the REST API refuses', () => {
     });
     expect(invalid.status).toBe(422);
     expect(await invalid.json()).toMatchObject({ error: expect.stringContaining('topic') });
+    const longTopic = await fetch(`${url}/${'t'.repeat(247)}/events/e`, {
+      method: 'POST',
+      body: '{}',
+      headers,
+    });
+    expect(longTopic.status).toBe(422);
     const huge = await fetch(`${url}/t/events/e`, {
       method: 'POST',
       body: JSON.stringify({ blob: 'x'.repeat(300_000) }),

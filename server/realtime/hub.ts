@@ -88,6 +88,7 @@ type BusMessage =
 export class JoinError extends Error {}
 
 const TOPIC_PREFIX = 'realtime:';
+export const MAX_TOPIC_BYTES = 255;
 
 /** Read again after an await: another frame or the socket may have closed the channel meanwhile. */
 function isClosed(channel: { state: string }): boolean {
@@ -298,6 +299,14 @@ export class Hub {
     if (!channels) return;
     if (!frame.topic.startsWith(TOPIC_PREFIX) || frame.topic.length === TOPIC_PREFIX.length) {
       return this.joinFailed(connection, frame, 'unmatched topic');
+    }
+    if (Buffer.byteLength(frame.topic) > MAX_TOPIC_BYTES) {
+      // Binary frames carry the topic's length in one byte.
+      return this.joinFailed(
+        connection,
+        frame,
+        `The topic must be at most ${MAX_TOPIC_BYTES} bytes`,
+      );
     }
     const existing = channels.get(frame.topic);
     if (existing) {

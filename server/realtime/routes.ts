@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { BodyReadError, BodyTooLargeError, readBodyBytes } from '../http/read-body';
 import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../logger';
-import type { Hub } from './hub';
+import { MAX_TOPIC_BYTES, type Hub } from './hub';
 import type { BroadcastMessage } from './protocol';
 import { checkToken } from './tokens';
 import type { ChannelAuth } from './types';
@@ -37,8 +37,13 @@ async function callerOf(c: Context, ring: KeyRing): Promise<ChannelAuth | string
   return checked.ok ? checked.auth : checked.message;
 }
 
-function validName(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && Buffer.byteLength(value) <= MAX_NAME_LENGTH;
+function validName(value: unknown, max = MAX_NAME_LENGTH): value is string {
+  return typeof value === 'string' && value !== '' && Buffer.byteLength(value) <= max;
+}
+
+/** A channel name fits a joined topic (`realtime:<name>`, at most 255 bytes). */
+function validTopic(value: unknown): value is string {
+  return validName(value, MAX_TOPIC_BYTES - 'realtime:'.length);
 }
 
 export function createRealtimeRoutes(options: {
@@ -117,8 +122,8 @@ export function createRealtimeRoutes(options: {
     if (typeof caller === 'string') return errorBody(c, 401, caller);
     const topic = c.req.param('topic');
     const event = c.req.param('event');
-    if (!validName(topic) || !validName(event)) {
-      return errorBody(c, 422, 'topic and event must be 1 to 255 bytes');
+    if (!validTopic(topic) || !validName(event)) {
+      return errorBody(c, 422, 'The topic must be 1 to 246 bytes and the event 1 to 255');
     }
     const privateParam = c.req.query('private');
     if (privateParam !== undefined && privateParam !== 'true' && privateParam !== 'false') {

@@ -185,6 +185,11 @@ describe('frames', () => {
     });
     socket.send([null, '5', 'phoenix', 'heartbeat', {}]);
     expect(await replyTo(socket, '5')).toEqual({ status: 'ok', response: {} });
+    socket.send(joinFrame('7', `realtime:${'t'.repeat(247)}`));
+    expect(await replyTo(socket, '7')).toEqual({
+      status: 'error',
+      response: { reason: 'The topic must be at most 255 bytes' },
+    });
     socket.send(joinFrame('6', 'realtime:bad-config', { config: { broadcast: { self: 'yes' } } }));
     expect(await replyTo(socket, '6')).toEqual({
       status: 'error',
