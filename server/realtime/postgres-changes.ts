@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DatabaseError, type Database } from '../db/database';
+import { DatabaseError, type Database, type PipelinedStatement } from '../db/database';
 import type { Logger } from '../logger';
 import type {
   ChangeSubscription,
@@ -110,6 +110,12 @@ interface RoleMeta {
   pk: string[];
   keys: string[];
 }
+
+/** `_realtime.role_plan`: how one role sees one table (see 0006_realtime_changes.sql). */
+type RolePlan =
+  | { error: string }
+  | (RoleMeta & { mode: 'none' | 'all' })
+  | (RoleMeta & { mode: 'check'; statement: string });
 
 interface VisibilityAnswer {
   tables: {
@@ -819,26 +825,121 @@ export async function startPostgresChanges(
     return result;
   }
 
+  /**
+   * The fast path: each (table, role)'s plan in one query, then one pipeline
+   * with, per subscriber group, its role and claims and the plan's statement
+   * (prepared once per connection, so the database plans it once, not once per
+   * group). Any error fails the whole pipeline; the caller then falls back to
+   * `visible_records`, which isolates the failing group.
+   */
+  async function pipelinedVisibility(
+    groupList: ChannelAuth[],
+    tableList: { relid: number; records: unknown[]; checks: Map<number, Set<number>> }[],
+  ): Promise<TableVisibility[]> {
+    const pairs = new Map<string, { relid: number; role: string }>();
+    for (const table of tableList) {
+      for (const group of table.checks.keys()) {
+        const role = groupList[group]!.role;
+        pairs.set(`${table.relid}/${role}`, { relid: table.relid, role });
+      }
+    }
+    const { rows } = await db.query<{ relid: number | string; role: string; plan: RolePlan }>(
+      `select r.relid, r.role, _realtime.role_plan(r.relid, r.role) as plan
+       from jsonb_to_recordset($1::jsonb) as r(relid oid, role text)`,
+      [JSON.stringify([...pairs.values()])],
+    );
+    const plans = new Map(rows.map((row) => [`${Number(row.relid)}/${row.role}`, row.plan]));
+    const results: TableVisibility[] = tableList.map(() => ({
+      roles: {},
+      visible: {},
+      errors: {},
+    }));
+    const statements: PipelinedStatement[] = [
+      {
+        sql: `select set_config('statement_timeout', $1, true)`,
+        params: [String(db.statementTimeoutMs ?? 8000)],
+      },
+    ];
+    const slots: { table: number; group: number; at: number }[] = [];
+    tableList.forEach((table, tableIndex) => {
+      const result = results[tableIndex]!;
+      for (const [group, wanted] of table.checks) {
+        const auth = groupList[group]!;
+        const plan = plans.get(`${table.relid}/${auth.role}`);
+        if (!plan || 'error' in plan) {
+          result.errors[group] = plan ? plan.error : 'no plan for this table and role';
+          continue;
+        }
+        result.roles[auth.role] = { columns: plan.columns, pk: plan.pk, keys: plan.keys };
+        if (plan.mode === 'none') result.visible[group] = new Set();
+        else if (plan.mode === 'all') result.visible[group] = new Set(wanted);
+        else if ('statement' in plan) {
+          statements.push(
+            {
+              // _realtime.act_as's settings, as one statement: the current role may not call
+              // functions in _realtime, but the session's user may switch roles (SET ROLE rules).
+              sql: `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+                           set_config('request.jwt.claim.sub', '', true),
+                           set_config('request.jwt.claim.role', '', true),
+                           set_config('request.jwt.claim.email', '', true),
+                           set_config('request.jwt.claim', '', true)`,
+              params: [auth.role, JSON.stringify(auth.claims)],
+            },
+            {
+              sql: plan.statement,
+              params: [JSON.stringify([...wanted].map((index) => [index, table.records[index]]))],
+            },
+          );
+          slots.push({ table: tableIndex, group, at: statements.length - 1 });
+        }
+      }
+    });
+    if (slots.length > 0) {
+      const answers = await db.pipeline(statements);
+      for (const slot of slots) {
+        const row = answers[slot.at]!.rows[0] ?? {};
+        const indexes = Object.values(row)[0];
+        results[slot.table]!.visible[slot.group] = new Set(
+          Array.isArray(indexes) ? (indexes as number[]) : [],
+        );
+      }
+    }
+    return results;
+  }
+
   async function checkVisibility(
     groupList: ChannelAuth[],
     tableList: { relid: number; records: unknown[]; checks: Map<number, Set<number>> }[],
   ): Promise<TableVisibility[]> {
     let results: TableVisibility[] | undefined;
     try {
-      const answer = await callVisibility(requestFor(groupList, tableList));
-      results = answer.tables.map((table) => toVisibility(table));
-    } catch (error) {
-      // A policy failed for some subscriber: ask again, each group in a subtransaction.
+      results = await pipelinedVisibility(groupList, tableList);
+    } catch (pipelineError) {
       log.debug(
-        { err: error },
-        'checking row-level security failed; checking each subscriber apart',
+        { err: pipelineError },
+        'checking row-level security in one pipeline failed; checking in the database',
       );
+    }
+    if (!results) {
       try {
-        const answer = await callVisibility({ ...requestFor(groupList, tableList), isolate: true });
+        const answer = await callVisibility(requestFor(groupList, tableList));
         results = answer.tables.map((table) => toVisibility(table));
-      } catch (isolatedError) {
-        // Time-outs cannot be caught inside: one call per group, so only the slow one is lost.
-        log.warn({ err: isolatedError }, 'checking row-level security for a batch failed');
+      } catch (error) {
+        // A policy failed for some subscriber: ask again, each group in a subtransaction.
+        log.debug(
+          { err: error },
+          'checking row-level security failed; checking each subscriber apart',
+        );
+        try {
+          const answer = await callVisibility({
+            ...requestFor(groupList, tableList),
+            isolate: true,
+          });
+          results = answer.tables.map((table) => toVisibility(table));
+        } catch (isolatedError) {
+          // Time-outs cannot be caught inside: one call per group, so only the slow one is lost.
+          log.warn({ err: isolatedError }, 'checking row-level security for a batch failed');
+        }
       }
     }
     if (!results) {

@@ -182,24 +182,124 @@ begin
 end
 $$;
 
--- Row-level security for a batch of changes, one call for every subscriber.
+-- How one role sees one table's changes: the columns it may select, the
+-- primary key and the replica identity's columns (what an old record keeps),
+-- and "mode": "none" (no SELECT privilege), "all" (row-level security off, or
+-- a role that bypasses it: BYPASSRLS, or the owner unless FORCE) or "check",
+-- with "statement": the table's SELECT policies as they apply to the role
+-- (permissive ones OR'ed, restrictive ones AND'ed) evaluated on records
+-- rather than on the table, so deleted and former rows are checked as they
+-- were. The statement takes one parameter, a JSON array of [index, record]
+-- pairs, and returns the indexes of the records that pass. It must run under
+-- the role, with its claims set (act_as).
+create or replace function _realtime.role_plan(relid oid, role_name text) returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  rel record;
+  role_oid oid;
+  meta jsonb;
+  permissive text;
+  restrictive text;
+  qual text;
+begin
+  select c.oid, c.relname, c.relrowsecurity, c.relforcerowsecurity, c.relowner, c.relreplident
+  into rel
+  from pg_catalog.pg_class c
+  where c.oid = role_plan.relid;
+  if rel.oid is null then
+    return jsonb_build_object('error', 'unknown table ' || role_plan.relid);
+  end if;
+  select r.oid into role_oid from pg_catalog.pg_roles r where r.rolname = role_name;
+  if role_oid is null then
+    return jsonb_build_object('error', 'unknown role ' || role_name);
+  end if;
+
+  meta = jsonb_build_object(
+    'columns', coalesce((
+      select jsonb_agg(jsonb_build_object('name', a.attname, 'type', t.typname) order by a.attnum)
+      from pg_catalog.pg_attribute a
+      join pg_catalog.pg_type t on t.oid = a.atttypid
+      where a.attrelid = rel.oid and a.attnum > 0 and not a.attisdropped
+        and pg_catalog.has_column_privilege(role_oid, rel.oid, a.attnum, 'SELECT')
+    ), '[]'),
+    'pk', coalesce((
+      select jsonb_agg(a.attname order by a.attnum)
+      from pg_catalog.pg_index i
+      join pg_catalog.pg_attribute a on a.attrelid = rel.oid and a.attnum = any(i.indkey)
+      where i.indrelid = rel.oid and i.indisprimary
+    ), '[]'),
+    'keys', coalesce((
+      select jsonb_agg(a.attname order by a.attnum)
+      from pg_catalog.pg_attribute a
+      where a.attrelid = rel.oid and a.attnum > 0 and not a.attisdropped
+        and case rel.relreplident
+          when 'f' then true
+          when 'd' then exists (
+            select from pg_catalog.pg_index i
+            where i.indrelid = rel.oid and i.indisprimary and a.attnum = any(i.indkey))
+          when 'i' then exists (
+            select from pg_catalog.pg_index i
+            where i.indrelid = rel.oid and i.indisreplident and a.attnum = any(i.indkey))
+          else false
+        end
+    ), '[]')
+  );
+
+  if not pg_catalog.has_any_column_privilege(role_oid, rel.oid, 'SELECT') then
+    return meta || '{"mode": "none"}';
+  end if;
+  if not rel.relrowsecurity
+    or (select r.rolbypassrls from pg_catalog.pg_roles r where r.oid = role_oid)
+    or (pg_catalog.pg_has_role(role_oid, rel.relowner, 'USAGE') and not rel.relforcerowsecurity)
+  then
+    return meta || '{"mode": "all"}';
+  end if;
+
+  select
+    string_agg('(' || pg_catalog.pg_get_expr(p.polqual, p.polrelid) || ')', ' or ')
+      filter (where p.polpermissive),
+    string_agg('(' || pg_catalog.pg_get_expr(p.polqual, p.polrelid) || ')', ' and ')
+      filter (where not p.polpermissive)
+  into permissive, restrictive
+  from pg_catalog.pg_policy p
+  where p.polrelid = rel.oid
+    and p.polcmd in ('r', '*')
+    and p.polqual is not null
+    and (
+      p.polroles = '{0}'
+      or exists (
+        select from unnest(p.polroles) pr
+        where pr = role_oid or pg_catalog.pg_has_role(role_oid, pr, 'USAGE')
+      )
+    );
+  qual = coalesce(permissive, 'false');
+  if restrictive is not null then
+    qual = '(' || qual || ') and ' || restrictive;
+  end if;
+  return meta || jsonb_build_object('mode', 'check', 'statement', format(
+    'select coalesce(pg_catalog.jsonb_agg((_realtime_pair ->> 0)::int), ''[]'') '
+      'from pg_catalog.jsonb_array_elements($1::jsonb) as _realtime_input(_realtime_pair), '
+      'pg_catalog.jsonb_populate_record(null::%s, _realtime_pair -> 1) as %I '
+      'where %s',
+    rel.oid::regclass, rel.relname, qual
+  ));
+end
+$$;
+
+-- Row-level security for a batch of changes, one call for every subscriber
+-- (the server's fallback when its pipeline of role_plan statements fails:
+-- with "isolate", each group runs in a subtransaction, so a policy raising an
+-- error costs only that group).
 --
 -- request: {"groups": [{"role": r, "claims": {...}}, ...], "isolate": bool,
 --           "tables": [{"relid": oid, "records": [row json, ...],
 --                       "checks": [{"group": group index, "records": [record index, ...]}, ...]}, ...]}
--- answer:  {"tables": [{"roles": {role: {"columns": [{name, type}], "keys": [...], "pk": [...]}},
+-- answer:  {"tables": [{"roles": {role: role_plan without the statement},
 --                       "visible": {group index: [record index, ...]},
 --                       "errors": {group index: message}}, ...]}
---
--- A record is visible to a group when its role may select from the table and
--- the record passes the table's SELECT policies as they apply to that role
--- (permissive ones OR'ed, restrictive ones AND'ed), evaluated under the role
--- and its claims against the record itself, so that deleted and former rows
--- are checked as they were. Roles that bypass row-level security (BYPASSRLS,
--- or the owner unless FORCE) and tables without it see every record.
---
--- With "isolate", a group whose check fails (a policy raising an error) is
--- reported in "errors" instead of failing the call.
 --
 -- Not security definer: it switches role with set_config, as the API does;
 -- only the server's own user may call it.
@@ -210,162 +310,72 @@ as $$
 declare
   tbl jsonb;
   answer_tables jsonb = '[]';
-  rel record;
-  roles_meta jsonb;
+  plans jsonb;
+  plan jsonb;
   visible jsonb;
   errors jsonb;
-  quals jsonb;
-  records jsonb[];
-  subset jsonb[];
-  statement text;
+  records jsonb;
+  pairs jsonb;
   isolate boolean = coalesce((request ->> 'isolate')::boolean, false);
   chk jsonb;
-  wanted int[];
   group_index int;
   grp jsonb;
   role_name text;
-  role_oid oid;
-  qual text;
-  permissive text;
-  restrictive text;
   result jsonb;
-  bypass boolean;
 begin
   for tbl in select * from jsonb_array_elements(request -> 'tables') loop
-    select c.oid, c.relname, c.relrowsecurity, c.relforcerowsecurity, c.relowner, c.relreplident
-    into rel
-    from pg_catalog.pg_class c
-    where c.oid = (tbl ->> 'relid')::oid;
-
-    roles_meta = '{}';
+    plans = '{}';
     visible = '{}';
     errors = '{}';
-    quals = '{}';
-    if rel.oid is null then
-      answer_tables = answer_tables || jsonb_build_array(
-        jsonb_build_object('roles', roles_meta, 'visible', visible, 'errors', errors)
-      );
-      continue;
-    end if;
-    records = array(select jsonb_array_elements(tbl -> 'records'));
-
+    records = tbl -> 'records';
     for chk in select * from jsonb_array_elements(tbl -> 'checks') loop
       group_index = (chk ->> 'group')::int;
-      wanted = array(
-        select (i #>> '{}')::int from jsonb_array_elements(chk -> 'records') with ordinality as w(i, n)
-        order by n
-      );
       grp = request -> 'groups' -> group_index;
       role_name = grp ->> 'role';
-      select r.oid into role_oid from pg_catalog.pg_roles r where r.rolname = role_name;
-      if role_oid is null then
-        errors = errors || jsonb_build_object(group_index::text, 'unknown role ' || role_name);
+      if not plans ? role_name then
+        plans = plans || jsonb_build_object(role_name, _realtime.role_plan((tbl ->> 'relid')::oid, role_name));
+      end if;
+      plan = plans -> role_name;
+      if plan ? 'error' then
+        errors = errors || jsonb_build_object(group_index::text, plan ->> 'error');
         continue;
       end if;
-
-      if not roles_meta ? role_name then
-        roles_meta = roles_meta || jsonb_build_object(role_name, jsonb_build_object(
-          'columns', coalesce((
-            select jsonb_agg(jsonb_build_object('name', a.attname, 'type', t.typname) order by a.attnum)
-            from pg_catalog.pg_attribute a
-            join pg_catalog.pg_type t on t.oid = a.atttypid
-            where a.attrelid = rel.oid and a.attnum > 0 and not a.attisdropped
-              and pg_catalog.has_column_privilege(role_oid, rel.oid, a.attnum, 'SELECT')
-          ), '[]'),
-          'pk', coalesce((
-            select jsonb_agg(a.attname order by a.attnum)
-            from pg_catalog.pg_index i
-            join pg_catalog.pg_attribute a on a.attrelid = rel.oid and a.attnum = any(i.indkey)
-            where i.indrelid = rel.oid and i.indisprimary
-          ), '[]'),
-          'keys', coalesce((
-            select jsonb_agg(a.attname order by a.attnum)
-            from pg_catalog.pg_attribute a
-            where a.attrelid = rel.oid and a.attnum > 0 and not a.attisdropped
-              and case rel.relreplident
-                when 'f' then true
-                when 'd' then exists (
-                  select from pg_catalog.pg_index i
-                  where i.indrelid = rel.oid and i.indisprimary and a.attnum = any(i.indkey))
-                when 'i' then exists (
-                  select from pg_catalog.pg_index i
-                  where i.indrelid = rel.oid and i.indisreplident and a.attnum = any(i.indkey))
-                else false
-              end
-          ), '[]')
-        ));
-      end if;
-
-      if not pg_catalog.has_any_column_privilege(role_oid, rel.oid, 'SELECT') then
+      if plan ->> 'mode' = 'none' then
         visible = visible || jsonb_build_object(group_index::text, '[]'::jsonb);
         continue;
       end if;
-
-      bypass = not rel.relrowsecurity
-        or (select r.rolbypassrls from pg_catalog.pg_roles r where r.oid = role_oid)
-        or (pg_catalog.pg_has_role(role_oid, rel.relowner, 'USAGE') and not rel.relforcerowsecurity);
-      if bypass then
-        visible = visible || jsonb_build_object(group_index::text, to_jsonb(wanted));
+      if plan ->> 'mode' = 'all' then
+        visible = visible || jsonb_build_object(group_index::text, chk -> 'records');
         continue;
       end if;
-
-      if not quals ? role_name then
-        select
-          string_agg('(' || pg_catalog.pg_get_expr(p.polqual, p.polrelid) || ')', ' or ')
-            filter (where p.polpermissive),
-          string_agg('(' || pg_catalog.pg_get_expr(p.polqual, p.polrelid) || ')', ' and ')
-            filter (where not p.polpermissive)
-        into permissive, restrictive
-        from pg_catalog.pg_policy p
-        where p.polrelid = rel.oid
-          and p.polcmd in ('r', '*')
-          and p.polqual is not null
-          and (
-            p.polroles = '{0}'
-            or exists (
-              select from unnest(p.polroles) pr
-              where pr = role_oid or pg_catalog.pg_has_role(role_oid, pr, 'USAGE')
-            )
-          );
-        qual = coalesce(permissive, 'false');
-        if restrictive is not null then
-          qual = '(' || qual || ') and ' || restrictive;
-        end if;
-        quals = quals || jsonb_build_object(role_name, qual);
-      end if;
-      qual = quals ->> role_name;
-
-      statement = format(
-        'select coalesce(pg_catalog.jsonb_agg(_realtime_index), ''[]'') '
-          'from rows from (pg_catalog.unnest($1), pg_catalog.unnest($2)) '
-          'as _realtime_input(_realtime_record, _realtime_index), '
-          'pg_catalog.jsonb_populate_record(null::%s, _realtime_record) as %I '
-          'where %s',
-        rel.oid::regclass, rel.relname, qual
+      pairs = (
+        select coalesce(jsonb_agg(jsonb_build_array(i, records -> (i #>> '{}')::int) order by n), '[]')
+        from jsonb_array_elements(chk -> 'records') with ordinality as w(i, n)
       );
-      subset = array(select records[w + 1] from unnest(wanted) with ordinality as u(w, n) order by n);
       if isolate then
-        -- A subtransaction per group: one failing policy costs only its group.
         begin
           perform _realtime.act_as(role_name, grp -> 'claims');
-          execute statement into result using subset, wanted;
+          execute plan ->> 'statement' into result using pairs;
           perform pg_catalog.set_config('role', 'none', true);
           visible = visible || jsonb_build_object(group_index::text, result);
         exception when others then
           errors = errors || jsonb_build_object(group_index::text, sqlerrm);
         end;
       else
-        -- The fast path: any error fails the call, and the caller asks again isolated.
         perform _realtime.act_as(role_name, grp -> 'claims');
-        execute statement into result using subset, wanted;
+        execute plan ->> 'statement' into result using pairs;
         perform pg_catalog.set_config('role', 'none', true);
         visible = visible || jsonb_build_object(group_index::text, result);
       end if;
     end loop;
-
-    answer_tables = answer_tables || jsonb_build_array(
-      jsonb_build_object('roles', roles_meta, 'visible', visible, 'errors', errors)
-    );
+    answer_tables = answer_tables || jsonb_build_array(jsonb_build_object(
+      'roles', (
+        select coalesce(jsonb_object_agg(key, value - 'statement'), '{}')
+        from jsonb_each(plans) where not value ? 'error'
+      ),
+      'visible', visible,
+      'errors', errors
+    ));
   end loop;
   perform pg_catalog.set_config('role', 'none', true);
   return jsonb_build_object('tables', answer_tables);
