@@ -37,12 +37,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { createClient } from '@supabase/supabase-js';
 import bcrypt from 'bcrypt';
-import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
-import { builtServerEntry, freePort, onEachEngine, percentile, waitForHealth } from './support';
+import {
+  builtServerEntry,
+  freePort,
+  loadSchema,
+  onEachEngine,
+  percentile,
+  waitForHealth,
+} from './support';
 
 const entry = builtServerEntry();
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -756,19 +761,6 @@ function printChanges(changes: Changes | string) {
 // ---------------------------------------------------------------------------
 // Runs
 
-async function loadSchema(dataDir: string, databaseUrl: string | undefined): Promise<void> {
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(SCHEMA);
-    await client.end();
-    return;
-  }
-  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
-  await db.exec(SCHEMA);
-  await db.close();
-}
-
 async function measureRaw(): Promise<FanOut> {
   const port = await freePort();
   const inspectPort = await freePort();
@@ -798,7 +790,7 @@ await onEachEngine(async (engine, databaseUrl) => {
   try {
     await waitForHealth(base, server);
     await stopProcess(server);
-    await loadSchema(dataDir, databaseUrl);
+    await loadSchema(SCHEMA, dataDir, databaseUrl);
     server = startServer(port, dataDir, databaseUrl, inspectPort);
     await waitForHealth(base, server);
     const settledAt = performance.now() + 60_000;

@@ -7,11 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import {
   builtServerEntry,
   freePort,
+  loadSchema,
   onEachEngine,
   percentile,
   runClosedLoop,
@@ -83,19 +82,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-async function loadSchema(dataDir: string, databaseUrl: string | undefined): Promise<void> {
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(SCHEMA);
-    await client.end();
-    return;
-  }
-  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
-  await db.exec(SCHEMA);
-  await db.close();
-}
-
 async function runBench(engine: string, databaseUrl: string | undefined): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -105,7 +91,7 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
   try {
     await waitForHealth(base, server);
     await stopServer(server);
-    await loadSchema(dataDir, databaseUrl);
+    await loadSchema(SCHEMA, dataDir, databaseUrl);
     server = startServer(port, dataDir, databaseUrl);
     await waitForHealth(base, server);
 

@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { findPostgresBinaries, startPostgresCluster } from '../server/testing/postgres-cluster';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,6 +19,27 @@ export function builtServerEntry(): string {
     process.exit(1);
   }
   return entry;
+}
+
+/**
+ * Runs a benchmark's SQL on a stopped server's database: over `pg` on
+ * PostgreSQL, or by opening the embedded database's folder directly.
+ */
+export async function loadSchema(
+  sql: string,
+  dataDir: string,
+  databaseUrl: string | undefined,
+): Promise<void> {
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+    return;
+  }
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  await db.exec(sql);
+  await db.close();
 }
 
 export function freePort(): Promise<number> {

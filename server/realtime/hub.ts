@@ -237,6 +237,17 @@ export class Hub {
     channel.connection.sendText(encodeText(frame, channel.connection.version));
   }
 
+  /** `phx_close`: the channel is gone on the server (Phoenix sends it under the join's ref). */
+  private sendClose(channel: Channel): void {
+    this.send(channel, {
+      joinRef: channel.joinRef,
+      ref: channel.joinRef,
+      topic: channel.topic,
+      event: 'phx_close',
+      payload: {},
+    });
+  }
+
   private push(channel: Channel, event: string, payload: unknown): void {
     this.send(channel, {
       joinRef: channel.joinRef,
@@ -268,13 +279,7 @@ export class Hub {
       case 'phx_leave':
         this.send(channel, reply(frame, 'ok'));
         this.removeChannel(channel);
-        this.send(channel, {
-          joinRef: channel.joinRef,
-          ref: channel.joinRef,
-          topic: channel.topic,
-          event: 'phx_close',
-          payload: {},
-        });
+        this.sendClose(channel);
         return;
       case 'broadcast':
         return this.broadcastFromClient(channel, frame, binary);
@@ -312,13 +317,7 @@ export class Hub {
     if (existing) {
       // A second join of one topic replaces the first, as in Phoenix.
       this.removeChannel(existing);
-      this.send(existing, {
-        joinRef: existing.joinRef,
-        ref: existing.joinRef,
-        topic: existing.topic,
-        event: 'phx_close',
-        payload: {},
-      });
+      this.sendClose(existing);
     }
     if (channels.size >= config.maxChannelsPerSocket) {
       return this.joinFailed(connection, frame, 'ChannelRateLimitReached: Too many channels');
@@ -437,13 +436,7 @@ export class Hub {
       channel: channel.name,
     });
     this.removeChannel(channel);
-    this.send(channel, {
-      joinRef: channel.joinRef,
-      ref: channel.joinRef,
-      topic: channel.topic,
-      event: 'phx_close',
-      payload: {},
-    });
+    this.sendClose(channel);
   }
 
   private removeChannel(channel: Channel): void {
