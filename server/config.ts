@@ -120,7 +120,7 @@ const platformEnvironmentSchema = z.object({
     }),
   REALTIME_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
   REALTIME_MAX_CHANNELS_PER_SOCKET: z.coerce.number().int().min(1).max(10_000).default(100),
-  REALTIME_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(50),
+  REALTIME_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
   REALTIME_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
   REALTIME_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   REALTIME_MAX_BUFFERED_BYTES: z.coerce
