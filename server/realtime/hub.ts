@@ -15,6 +15,7 @@ import {
   broadcastPayload,
   encodeBroadcastBinary,
   encodeText,
+  FrameError,
   reply,
   type BroadcastMessage,
   type Frame,
@@ -72,6 +73,8 @@ interface Channel {
   policies: ChannelPolicies;
   expiryTimer?: NodeJS.Timeout;
   changes?: ChangeSubscription;
+  /** Why the channel was closed while its join was still running (the join's error reply). */
+  closedReason?: string;
 }
 
 type BusMessage =
@@ -89,6 +92,8 @@ export class JoinError extends Error {}
 
 const TOPIC_PREFIX = 'realtime:';
 export const MAX_TOPIC_BYTES = 255;
+/** postgres_changes bindings one socket may hold across its channels (each costs work per change). */
+export const MAX_BINDINGS_PER_SOCKET = 100;
 
 /** Read again after an await: another frame or the socket may have closed the channel meanwhile. */
 function isClosed(channel: { state: string }): boolean {
@@ -185,6 +190,8 @@ export class Hub {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private unlistenSessions: (() => Promise<void>) | undefined;
   private closed = false;
+  /** Presence removals under way: a stop waits for them, so their leaves reach the other servers. */
+  private readonly untracking = new Set<Promise<unknown>>();
 
   constructor(private readonly options: HubOptions) {
     this.presence = new PresenceStore(options.db, this.serverId);
@@ -332,8 +339,20 @@ export class Hub {
     const name = frame.topic.slice(TOPIC_PREFIX.length);
     const token = tokenFor(connection, join.accessToken);
     const checked = await checkToken(this.options.ring, token);
+    if (this.connections.get(connection) !== channels) return; // the socket closed meanwhile
     if (!checked.ok)
       return this.joinFailed(connection, frame, `InvalidJWTToken: ${checked.message}`);
+    const bindingsHeld = [...channels.values()].reduce(
+      (sum, held) => sum + (held.changes?.bindings.length ?? 0),
+      0,
+    );
+    if (bindingsHeld + join.postgresChanges.length > MAX_BINDINGS_PER_SOCKET) {
+      return this.joinFailed(
+        connection,
+        frame,
+        `Too many postgres_changes bindings: at most ${MAX_BINDINGS_PER_SOCKET} per connection`,
+      );
+    }
     const channel: Channel = {
       connection,
       topic: frame.topic,
@@ -352,6 +371,8 @@ export class Hub {
       policies: ALL_ALLOWED,
     };
     channels.set(frame.topic, channel);
+    // Known by its session before the first await: a session ending during the join closes it.
+    if (channel.sessionId) this.addToSession(channel, channel.sessionId);
     try {
       if (checked.sessionId && !(await this.sessionAlive(checked.sessionId))) {
         throw new JoinError('InvalidJWTToken: The session of this token has ended');
@@ -377,19 +398,19 @@ export class Hub {
         });
         bindings = channel.changes.bindings;
       }
-      if (channels.get(frame.topic) !== channel || channel.state === 'closed') {
+      if (
+        channels.get(frame.topic) !== channel ||
+        isClosed(channel) ||
+        this.connections.get(connection) !== channels
+      ) {
+        // The socket closed, or the session ended, while joining.
         channel.changes?.close();
-        return; // left (or the socket closed) while joining
+        throw new JoinError(channel.closedReason ?? 'The channel was closed while joining');
       }
       channel.state = 'joined';
       let members = this.topics.get(channel.key);
       if (!members) this.topics.set(channel.key, (members = new Set()));
       members.add(channel);
-      if (channel.sessionId) {
-        let set = this.sessions.get(channel.sessionId);
-        if (!set) this.sessions.set(channel.sessionId, (set = new Set()));
-        set.add(channel);
-      }
       this.scheduleExpiry(channel, checked.expiresAt);
       this.send(channel, reply(frame, 'ok', { postgres_changes: bindings }));
       if (channel.changes) {
@@ -402,6 +423,7 @@ export class Hub {
       if (channels.get(frame.topic) === channel) channels.delete(frame.topic);
       channel.state = 'closed';
       channel.changes?.close();
+      if (channel.sessionId) this.removeFromSession(channel, channel.sessionId);
       if (error instanceof JoinError) return this.joinFailed(connection, frame, error.message);
       logger.error({ err: error, topic: frame.topic }, 'realtime: join failed');
       return this.joinFailed(connection, frame, 'Unknown Error on Channel');
@@ -418,8 +440,10 @@ export class Hub {
 
   private scheduleExpiry(channel: Channel, expiresAt: number): void {
     clearTimeout(channel.expiryTimer);
-    const delay = Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS);
+    const remaining = Math.max(0, expiresAt - Date.now());
+    const delay = Math.min(remaining, MAX_TIMER_MS);
     channel.expiryTimer = setTimeout(() => {
+      if (remaining > MAX_TIMER_MS) return this.scheduleExpiry(channel, expiresAt); // not yet
       const ago = Math.max(0, Math.floor((Date.now() - expiresAt) / 1000));
       this.shutdown(channel, `Token has expired ${ago} seconds ago`);
     }, delay);
@@ -449,26 +473,43 @@ export class Hub {
     const members = this.topics.get(channel.key);
     members?.delete(channel);
     if (members?.size === 0) this.topics.delete(channel.key);
-    if (channel.sessionId) {
-      const set = this.sessions.get(channel.sessionId);
-      set?.delete(channel);
-      if (set?.size === 0) this.sessions.delete(channel.sessionId);
-    }
+    if (channel.sessionId) this.removeFromSession(channel, channel.sessionId);
     if (channel.presence) {
       const entry = channel.presence;
       channel.presence = undefined;
-      this.presence
+      const removal: Promise<unknown> = this.presence
         .untrack(channel.key, channel.presenceKey, entry)
         .then((diff) => this.announcePresence(channel.key, diff))
         .catch((error: unknown) =>
           this.options.logger.warn({ err: error }, 'realtime: presence could not be removed'),
-        );
+        )
+        .finally(() => this.untracking.delete(removal));
+      this.untracking.add(removal);
     }
   }
 
+  private addToSession(channel: Channel, sessionId: string): void {
+    let set = this.sessions.get(sessionId);
+    if (!set) this.sessions.set(sessionId, (set = new Set()));
+    set.add(channel);
+  }
+
+  private removeFromSession(channel: Channel, sessionId: string): void {
+    const set = this.sessions.get(sessionId);
+    set?.delete(channel);
+    if (set?.size === 0) this.sessions.delete(sessionId);
+  }
+
   private sessionEnded(sessionId: string): void {
+    const message = 'Token has been revoked: its session has ended';
     for (const channel of [...(this.sessions.get(sessionId) ?? [])]) {
-      this.shutdown(channel, 'Token has been revoked: its session has ended');
+      if (channel.state === 'joining') {
+        // Its join answers with the reason instead of succeeding.
+        channel.closedReason = `InvalidJWTToken: ${message}`;
+        this.removeChannel(channel);
+      } else {
+        this.shutdown(channel, message);
+      }
     }
   }
 
@@ -484,6 +525,13 @@ export class Hub {
     const checked = await checkToken(this.options.ring, accessToken);
     if (channel.state === 'closed') return;
     if (!checked.ok) return this.shutdown(channel, checked.message);
+    const previousSession = channel.sessionId;
+    if (checked.sessionId && checked.sessionId !== previousSession) {
+      // Known by the new session before the await: its end closes the channel from here on.
+      channel.sessionId = checked.sessionId;
+      this.addToSession(channel, checked.sessionId);
+      if (previousSession) this.removeFromSession(channel, previousSession);
+    }
     if (checked.sessionId && !(await this.sessionAlive(checked.sessionId))) {
       return this.shutdown(channel, 'Token has been revoked: its session has ended');
     }
@@ -503,13 +551,8 @@ export class Hub {
       channel.policies = policies;
     }
     if (isClosed(channel)) return; // ended while the policies were read
-    if (channel.sessionId !== checked.sessionId) {
-      if (channel.sessionId) this.sessions.get(channel.sessionId)?.delete(channel);
-      if (checked.sessionId) {
-        let set = this.sessions.get(checked.sessionId);
-        if (!set) this.sessions.set(checked.sessionId, (set = new Set()));
-        set.add(channel);
-      }
+    if (channel.sessionId && channel.sessionId !== checked.sessionId) {
+      this.removeFromSession(channel, channel.sessionId); // the new token has no session
     }
     channel.token = accessToken;
     channel.auth = checked.auth;
@@ -570,7 +613,16 @@ export class Hub {
       let data: string | Buffer | null;
       if (message.body.kind === 'binary') {
         // JSON frames cannot carry bytes: vsn 1.0.0 clients do not receive binary payloads.
-        data = version === '2.0.0' ? encodeBroadcastBinary(channel.topic, message) : null;
+        try {
+          data = version === '2.0.0' ? encodeBroadcastBinary(channel.topic, message) : null;
+        } catch (error) {
+          if (!(error instanceof FrameError)) throw error;
+          this.options.logger.warn(
+            { err: error, topic: channel.topic },
+            'realtime: a broadcast could not be framed',
+          );
+          data = null;
+        }
       } else {
         data = encodeText(
           {
@@ -734,7 +786,7 @@ export class Hub {
         }
       }
     }
-    await Promise.allSettled(pending);
+    await Promise.allSettled([...pending, ...this.untracking]);
     await this.presence.unregister().catch(() => undefined);
     await this.bus?.stop();
     await this.unlistenSessions?.();

@@ -165,6 +165,16 @@ describe('binary frames', () => {
         encoding: 1,
         payload: Buffer.from('{}'),
       }),
+      // Short as sent, longer than 255 bytes once written back out (1e20 → 100000000000000000000).
+      userBroadcastPush({
+        joinRef: '1',
+        ref: '2',
+        topic: 'realtime:t',
+        event: 'e',
+        meta: `{"a":[${Array.from({ length: 20 }, () => '1e20').join(',')}]}`,
+        encoding: 1,
+        payload: Buffer.from('{}'),
+      }),
     ];
     for (const frame of cases) expect(() => decodeBinary(frame, '2.0.0')).toThrow(FrameError);
     expect(() => decodeBinary(valid, '1.0.0')).toThrow(FrameError);

@@ -130,6 +130,10 @@ export function decodeBinary(
       throw new FrameError('broadcast metadata must be an object');
     }
     meta = parsed as Record<string, unknown>;
+    // Passed on as received: it must fit the outgoing frame's one-byte length once re-encoded.
+    if (Buffer.byteLength(JSON.stringify(meta)) > 255) {
+      throw new FrameError('broadcast metadata is longer than 255 bytes once encoded');
+    }
   }
   const bytes = data.subarray(offset);
   let body: BroadcastBody;

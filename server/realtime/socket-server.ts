@@ -28,6 +28,14 @@ import { checkToken } from './tokens';
 
 export const SOCKET_PATH = '/realtime/v1/websocket';
 
+/**
+ * Frames one socket may have waiting for the hub at once: room for a client
+ * rejoining all its channels after a reconnect, twice over.
+ */
+function maxWaitingFrames(config: RealtimeConfig): number {
+  return Math.max(64, 2 * config.maxChannelsPerSocket);
+}
+
 /** Close codes this server uses. */
 export const CLOSE = {
   shutdown: 1001,
@@ -111,6 +119,7 @@ export function attachRealtimeSockets(
     const messages = new RateWindow();
     const joins = new RateWindow();
     let queue: Promise<void> = Promise.resolve();
+    let waiting = 0;
     const connection: Connection = {
       id: randomUUID(),
       version,
@@ -182,6 +191,13 @@ export function attachRealtimeSockets(
         return;
       }
       const binary = isBinary ? (frame.payload as Parameters<Hub['handle']>[2]) : undefined;
+      // Frames wait their turn; a client that sends faster than its joins can be handled
+      // (each may read the database) is cut off rather than queued for without bound.
+      if (waiting >= maxWaitingFrames(config)) {
+        ws.close(CLOSE.policy, 'Too many messages waiting');
+        return;
+      }
+      waiting += 1;
       queue = queue
         .then(() => hub.handle(connection, frame, binary))
         .catch((error: unknown) => {
@@ -190,6 +206,9 @@ export function attachRealtimeSockets(
             'realtime: frame failed',
           );
           answer(frame, 'error', { reason: 'Unknown Error on Channel' });
+        })
+        .finally(() => {
+          waiting -= 1;
         });
     });
     ws.on('close', () => {

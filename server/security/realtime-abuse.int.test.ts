@@ -223,6 +223,24 @@ describe('floods and limits', () => {
     });
   });
 
+  it('refuse more than 100 postgres_changes bindings on one socket', async () => {
+    const socket = await openRaw();
+    const bindings = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        event: 'INSERT',
+        schema: 'public',
+        table: 'leads',
+        filter: `id=eq.${index}`,
+      }));
+    socket.send(joinFrame('1', 'realtime:bind-a', { config: { postgres_changes: bindings(60) } }));
+    expect((await replyTo(socket, '1')).status).toBe('ok');
+    socket.send(joinFrame('2', 'realtime:bind-b', { config: { postgres_changes: bindings(41) } }));
+    expect(await replyTo(socket, '2')).toEqual({
+      status: 'error',
+      response: { reason: 'Too many postgres_changes bindings: at most 100 per connection' },
+    });
+  });
+
   it('disconnect a join flood (1008)', async () => {
     const socket = await openRaw();
     for (let index = 1; index <= 8; index += 1) {
