@@ -76,7 +76,14 @@ for (const viewport of phoneAndDesktop) {
     await page.goto(manageLinkIn(booked));
     await expect(page.getByRole('heading', { name: 'Your demo', exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Pick a new time' }).click();
-    await page.locator('fieldset button[aria-pressed]').nth(1).click();
+    // Another day than the first (late in the day, the booked day may have no other time left),
+    // then its first time.
+    await page
+      .getByRole('group', { name: 'Days with free times' })
+      .getByRole('button')
+      .nth(1)
+      .click();
+    await page.locator('fieldset button[aria-pressed]').first().click();
     await page.getByRole('button', { name: /Move my demo to/ }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Your demo now takes place on' }),
