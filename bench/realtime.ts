@@ -41,6 +41,7 @@ import { createClient } from '@supabase/supabase-js';
 import bcrypt from 'bcrypt';
 import { WebSocket, type RawData } from 'ws';
 import {
+  benchServerEnv,
   builtServerEntry,
   freePort,
   loadSchema,
@@ -110,14 +111,7 @@ function startServer(
   return spawnNode(
     [entry],
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      MAILER_AUTOCONFIRM: 'true',
-      RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...benchServerEnv(port, dataDir, databaseUrl),
     },
     inspectPort,
   );

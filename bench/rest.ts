@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  benchServerEnv,
   builtServerEntry,
   freePort,
   loadSchema,
@@ -63,14 +64,7 @@ function startServer(port: number, dataDir: string, databaseUrl: string | undefi
   return spawn(process.execPath, [...nodeArgs, entry], {
     env: {
       PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      MAILER_AUTOCONFIRM: 'true',
-      RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...benchServerEnv(port, dataDir, databaseUrl),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

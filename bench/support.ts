@@ -42,6 +42,24 @@ export async function loadSchema(
   await db.close();
 }
 
+/** The environment a benchmarked server runs with: quiet, no demo accounts, no sign-up limits. */
+export function benchServerEnv(
+  port: number,
+  dataDir: string,
+  databaseUrl: string | undefined,
+): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    MAILER_AUTOCONFIRM: 'true',
+    RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
