@@ -25,6 +25,7 @@ export default defineConfig({
       '/rest/v1': backend,
       '/storage/v1': backend,
       '/realtime/v1': { target: backend, ws: true },
+      '/functions/v1': backend,
     },
   },
 });

@@ -12,6 +12,9 @@ const inputs = [
   'server',
   'public',
   'scripts',
+  // Edge functions are bundled by the build (dist/functions), with config.toml beside them.
+  'supabase/functions',
+  'supabase/config.toml',
   'index.html',
   'vite.config.ts',
   'package-lock.json',

@@ -21,6 +21,11 @@ export interface AppDependencies {
   storage: Hono;
   /** `/realtime/v1`'s REST API (server/realtime/routes.ts); the websocket is on the HTTP server's upgrade. */
   realtime: Hono;
+  /**
+   * `/functions/v1` (server/functions/service.ts). Outside API_MOUNTS: a function answers its own
+   * CORS preflight and headers, as on Supabase; the gateway's own errors carry `*`.
+   */
+  functions?: Hono;
   /** Server start time, for /health. */
   startedAt?: number;
 }
@@ -126,6 +131,7 @@ export function createApp(dependencies: AppDependencies): Hono {
   app.route('/rest/v1', dependencies.rest.routes);
   app.route('/storage/v1', dependencies.storage);
   app.route('/realtime/v1', dependencies.realtime);
+  if (dependencies.functions) app.route('/functions/v1', dependencies.functions);
 
   app.get('*', (c) => site.handle(c));
 

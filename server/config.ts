@@ -129,6 +129,23 @@ const platformEnvironmentSchema = z.object({
     .min(65_536)
     .max(1_000_000_000)
     .default(4_194_304),
+  FUNCTIONS_DIR: optionalText,
+  FUNCTIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  FUNCTIONS_MAX_BODY_BYTES: z
+    .string()
+    .trim()
+    .default('20mb')
+    .transform((value, context) => {
+      const bytes = parseByteSize(value);
+      if (bytes === undefined || bytes < 1) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a size like 20mb, or a number of bytes',
+        });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
   REST_SCHEMAS: z
     .string()
     .trim()
@@ -160,6 +177,14 @@ const environmentSchema = platformEnvironmentSchema
         message: 'must be at most 5gb with STORAGE_BACKEND=s3',
       });
     }
+    if (values.FUNCTIONS_TIMEOUT_MS >= values.IDLE_TIMEOUT_MS) {
+      // The connection would be closed as idle before the function's 504 could be sent.
+      context.addIssue({
+        code: 'custom',
+        path: ['FUNCTIONS_TIMEOUT_MS'],
+        message: `must be less than IDLE_TIMEOUT_MS (${values.IDLE_TIMEOUT_MS})`,
+      });
+    }
   });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -177,6 +202,20 @@ export interface RealtimeConfig {
   maxBufferedBytes: number;
   /** A socket that sends nothing (not even a heartbeat) for this long is closed, as Phoenix does. */
   idleTimeoutMs: number;
+}
+
+/**
+ * Edge functions (`/functions/v1/<name>`, server/functions): where they are,
+ * the `config.toml` beside that folder (`verify_jwt`), how long one call may
+ * take to answer, and the largest request body the gateway passes on.
+ */
+export interface FunctionsConfig {
+  /** `<name>/index.ts` sources (bundled on first call) or `<name>/index.mjs` bundles (the build's). */
+  dir: string;
+  /** `config.toml` beside `dir` (supabase/config.toml for supabase/functions). */
+  configFile: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
 }
 
 export interface Config {
@@ -206,6 +245,7 @@ export interface Config {
   /** The schemas /rest/v1 exposes, the first being the default. */
   restSchemas: string[];
   realtime: RealtimeConfig;
+  functions: FunctionsConfig;
   seedSampleData: boolean;
   trustProxy: TrustProxy;
   log: { level: string; format: 'json' | 'pretty' };
@@ -343,6 +383,7 @@ export function loadConfig(
       maxBufferedBytes: values.REALTIME_MAX_BUFFERED_BYTES,
       idleTimeoutMs: values.REALTIME_IDLE_TIMEOUT_MS,
     },
+    functions: functionsConfig(values, context.rootDir),
     seedSampleData: values.SEED_SAMPLE_DATA,
     trustProxy: values.TRUST_PROXY,
     log: {
@@ -360,5 +401,26 @@ export function loadConfig(
       ? path.resolve(values.SITE_DIR)
       : path.join(context.rootDir, 'dist', 'client'),
     supabaseDir: path.join(context.rootDir, 'supabase'),
+  };
+}
+
+/**
+ * The functions folder: FUNCTIONS_DIR, else the sources (`supabase/functions`)
+ * when the server runs from its TypeScript, or the build's bundles
+ * (`dist/functions`, made by scripts/build-server.mjs) when it runs built.
+ */
+function functionsConfig(
+  values: z.output<typeof environmentSchema>,
+  rootDir: string,
+): FunctionsConfig {
+  const isBuilt = import.meta.url.endsWith('.mjs');
+  const dir = values.FUNCTIONS_DIR
+    ? path.resolve(values.FUNCTIONS_DIR)
+    : path.join(rootDir, isBuilt ? 'dist' : 'supabase', 'functions');
+  return {
+    dir,
+    configFile: path.join(path.dirname(dir), 'config.toml'),
+    timeoutMs: values.FUNCTIONS_TIMEOUT_MS,
+    maxBodyBytes: values.FUNCTIONS_MAX_BODY_BYTES,
   };
 }
