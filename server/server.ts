@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { isAppRoute } from '../src/config/paths';
 import { createApp } from './app';
 import { pruneRateLimits } from './auth/rate-limits';
+import { ensureSampleRecordings } from './calls/sample-recordings';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import { createFunctions } from './functions/service';
 import { createStaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
@@ -81,12 +84,22 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     config: config.realtime,
     logger,
   });
+  const functions = await createFunctions({
+    config: config.functions,
+    apiUrl: config.apiUrl,
+    ring: dependencies.keys.ring,
+    anonKey: dependencies.keys.anonKey,
+    serviceRoleKey: dependencies.keys.serviceRoleKey,
+    logger,
+    trustProxy: config.trustProxy,
+  });
   const app = createApp({
     ...dependencies,
     site,
     rest,
     storage: storage.routes,
     realtime: realtime.routes,
+    functions: functions.routes,
   });
   const { headersTimeoutMs, idleTimeoutMs, maxConnections } = config.http;
   const server = createAdaptorServer({
@@ -137,6 +150,29 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         ? 'localhost'
         : address.address;
 
+  const url = `http://${host}:${address.port}`;
+  functions.listening(url);
+
+  // Sample calls point at recordings in storage: put them there through our own storage API,
+  // unless new workspaces get no sample calls (the test templates switch them off).
+  const sampleRecordings = (async () => {
+    const settings = await dependencies.db.query<{ enabled: boolean }>(
+      'select enabled from private.sample_data_settings',
+    );
+    if (settings.rows[0]?.enabled === false) return;
+    await ensureSampleRecordings({
+      url,
+      serviceRoleKey: dependencies.keys.serviceRoleKey,
+      directory: path.join(config.supabaseDir, 'sample-recordings'),
+      logger,
+    });
+  })().catch((error: unknown) => {
+    logger.warn(
+      { err: error },
+      'the sample recordings were not uploaded: sample calls will not play',
+    );
+  });
+
   const { db } = dependencies;
   const mailSender = startMailSender({
     db,
@@ -149,30 +185,44 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     port: address.port,
     wakeMailSender: () => mailSender.wake(),
     reloadSchema: () => rest.reloadSchema(),
     close() {
       if (closing) return closing;
+      const stopping = Date.now();
       // Websockets first: a clean close (1001) sends their clients to reconnect, elsewhere if they can.
       const realtimeClosed = realtime.close().catch((error: unknown) => {
         logger.warn({ err: error }, 'realtime did not stop cleanly');
       });
-      const httpClosed = new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Keep-alive sockets become idle once their request ends: close them as they do.
-        const sweeper = setInterval(() => server.closeIdleConnections(), 25);
-        server.closeIdleConnections();
-        const deadline = setTimeout(() => {
-          logger.warn('shutdown timeout: closing the connections still open');
-          server.closeAllConnections();
-        }, config.shutdownTimeoutMs);
-        server.once('close', () => {
-          clearInterval(sweeper);
-          clearTimeout(deadline);
-        });
-      });
+      // Functions in flight finish first, while the server still answers the API they may call
+      // (new calls get 503); then the listener closes, within what is left of the shutdown timeout.
+      // An upload of the sample recordings under way finishes first (a few small files).
+      const uploadsDone = Promise.race([
+        sampleRecordings,
+        new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs / 2).unref()),
+      ]);
+      const httpClosed = uploadsDone
+        .then(() => functions.drain(config.shutdownTimeoutMs))
+        .then(
+          () =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              // Keep-alive sockets become idle once their request ends: close them as they do.
+              const sweeper = setInterval(() => server.closeIdleConnections(), 25);
+              server.closeIdleConnections();
+              const remaining = Math.max(0, config.shutdownTimeoutMs - (Date.now() - stopping));
+              const deadline = setTimeout(() => {
+                logger.warn('shutdown timeout: closing the connections still open');
+                server.closeAllConnections();
+              }, remaining);
+              server.once('close', () => {
+                clearInterval(sweeper);
+                clearTimeout(deadline);
+              });
+            }),
+        );
       // Messages queued by requests still in flight wait in the outbox for the next start.
       // A send that outlasts the shutdown timeout is abandoned: its lease runs out and it is sent again.
       let senderDeadline: NodeJS.Timeout | undefined;

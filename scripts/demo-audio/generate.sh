@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
-# Generates the landing page's audio demo from scripts/demo-audio/calls.json:
+# Generates recorded calls (audio + a timed transcript) from a JSON script of
+# calls. With no arguments, the landing page's audio demo from
+# scripts/demo-audio/calls.json:
 #   src/features/marketing/audio/<id>.opus   Ogg Opus, mono, 24 kbps
 #   src/features/marketing/audio/<id>.mp3    MP3, mono, 32 kbps (fallback)
 #   src/features/marketing/audio/demo-calls.generated.ts   timed transcript
 #
-# Usage (from the repo root): bash scripts/demo-audio/generate.sh
-# Needs: festival (voices cmu_us_slt_arctic_hts, kal_diphone), sox, ffmpeg, node.
+# Usage (from anywhere; paths are relative to the repo root):
+#   bash scripts/demo-audio/generate.sh [--source FILE] [--out DIR]
+#        [--formats opus,mp3] [--transcript FILE]
+# --transcript ending in .ts writes the landing page's module (calls with
+# outcome resolved | handed-off, speakers agent | customer); ending in .json, a
+# JSON file of scenarios for the dashboard's sample calls (outcome resolved |
+# escalated | voicemail, sentiment, extracted fields, speakers agent | caller,
+# times in ms). The sample recordings of a new workspace:
+#   bash scripts/demo-audio/generate.sh --source scripts/demo-audio/sample-calls.json \
+#     --out supabase/sample-recordings --formats mp3 \
+#     --transcript supabase/sample-recordings/scenarios.generated.json
+#   node scripts/demo-audio/sample-calls-sql.mjs   # the scenarios' SQL, from that JSON
+#
+# Needs: festival (voices cmu_us_slt_arctic_hts, kal_diphone), sox, ffmpeg, node
+# (Debian: festival festvox-us-slt-hts festvox-kallpc16k sox ffmpeg).
 # Output is deterministic (sox -R: repeatable dither; ffmpeg bitexact flags):
 # running it twice gives byte-identical files.
 #
-# A line in calls.json may carry an optional "say" field: the text sent to the
-# synthesiser when the displayed "text" would be mispronounced (e.g. names).
+# A line may carry an optional "say" field: the text sent to the synthesiser
+# when the displayed "text" would be mispronounced (e.g. names). A call may
+# take its lines from another file's call instead of listing them:
+# "lines_from": "calls.json#billing-question" (path relative to the source),
+# which gives the same audio as that call.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -18,7 +36,46 @@ cd "$ROOT"
 
 SRC="scripts/demo-audio/calls.json"
 OUT="src/features/marketing/audio"
-TS_OUT="$OUT/demo-calls.generated.ts"
+FORMATS="opus,mp3"
+TRANSCRIPT=""
+while (($#)); do
+  case "$1" in
+    --source | --out | --formats | --transcript)
+      (($# >= 2)) || { echo "generate.sh: $1 needs a value" >&2; exit 2; }
+      case "$1" in
+        --source) SRC="$2" ;;
+        --out) OUT="$2" ;;
+        --formats) FORMATS="$2" ;;
+        --transcript) TRANSCRIPT="$2" ;;
+      esac
+      shift 2
+      ;;
+    -h | --help)
+      sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "generate.sh: unknown argument: $1 (see --help)" >&2
+      exit 2
+      ;;
+  esac
+done
+OUT="${OUT%/}"
+TS_OUT="${TRANSCRIPT:-$OUT/demo-calls.generated.ts}"
+case "$TS_OUT" in
+  *.ts) KIND=landing ;;
+  *.json) KIND=samples ;;
+  *) echo "generate.sh: --transcript must end in .ts or .json" >&2; exit 2 ;;
+esac
+IFS=, read -r -a FORMAT_LIST <<<"$FORMATS"
+((${#FORMAT_LIST[@]} > 0)) || { echo "generate.sh: no --formats" >&2; exit 2; }
+for format in "${FORMAT_LIST[@]}"; do
+  [[ "$format" == opus || "$format" == mp3 ]] || {
+    echo "generate.sh: unknown format: $format (opus, mp3)" >&2
+    exit 2
+  }
+done
+[[ -f "$SRC" ]] || { echo "generate.sh: no such file: $SRC" >&2; exit 2; }
 
 RATE=24000          # final sample rate (Hz), one of Opus's native rates
 LEAD_IN=0.25        # silence before the first line (s)
@@ -44,25 +101,51 @@ trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$OUT"
 
-# --- 1. Parse calls.json: one directory per call, one text file per line. ---
-node - "$SRC" "$TMP" <<'JS'
+# --- 1. Parse the source: one directory per call, one text file per line. ---
+# The calls, checked and with "lines_from" resolved, go to $TMP/calls.json.
+node - "$SRC" "$TMP" "$KIND" <<'JS'
 const fs = require('fs');
 const path = require('path');
-const [src, tmp] = process.argv.slice(2);
+const [src, tmp, kind] = process.argv.slice(2);
+const name = path.basename(src);
 const { calls } = JSON.parse(fs.readFileSync(src, 'utf8'));
-if (!Array.isArray(calls) || calls.length === 0) throw new Error('calls.json: no calls');
+if (!Array.isArray(calls) || calls.length === 0) throw new Error(`${name}: no calls`);
+const outcomes = kind === 'landing' ? ['resolved', 'handed-off'] : ['resolved', 'escalated', 'voicemail'];
+const speakers = kind === 'landing' ? ['agent', 'customer'] : ['agent', 'caller'];
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const ids = [];
 for (const call of calls) {
   for (const key of ['id', 'title', 'summary', 'outcome']) {
     if (typeof call[key] !== 'string' || !call[key]) throw new Error(`call: missing ${key}`);
   }
   if (!/^[a-z0-9-]+$/.test(call.id)) throw new Error(`bad id: ${call.id}`);
-  if (!['resolved', 'handed-off'].includes(call.outcome)) throw new Error(`bad outcome: ${call.outcome}`);
+  if (ids.includes(call.id)) throw new Error(`duplicate id: ${call.id}`);
+  if (!outcomes.includes(call.outcome)) throw new Error(`bad outcome: ${call.outcome}`);
+  if (kind === 'samples') {
+    if (!['positive', 'neutral', 'negative'].includes(call.sentiment)) {
+      throw new Error(`${call.id}: bad sentiment: ${call.sentiment}`);
+    }
+    if (!isObject(call.extracted)) throw new Error(`${call.id}: extracted must be an object`);
+  }
+  if (call.lines_from !== undefined) {
+    // Another file's call, e.g. "calls.json#billing-question": its lines, its
+    // speakers named as this kind names them (customer <-> caller).
+    if (call.lines !== undefined) throw new Error(`${call.id}: both lines and lines_from`);
+    const [file, id] = String(call.lines_from).split('#');
+    const other = JSON.parse(fs.readFileSync(path.join(path.dirname(src), file), 'utf8'));
+    const found = other.calls.find((candidate) => candidate.id === id);
+    if (!found) throw new Error(`${call.id}: no call ${call.lines_from}`);
+    call.lines = found.lines.map((line) => ({
+      ...line,
+      speaker: line.speaker === 'agent' ? 'agent' : speakers[1],
+    }));
+    delete call.lines_from;
+  }
   if (!Array.isArray(call.lines) || call.lines.length === 0) throw new Error(`${call.id}: no lines`);
   const dir = path.join(tmp, call.id);
   fs.mkdirSync(dir);
   call.lines.forEach((line, i) => {
-    if (!['agent', 'customer'].includes(line.speaker)) throw new Error(`bad speaker: ${line.speaker}`);
+    if (!speakers.includes(line.speaker)) throw new Error(`bad speaker: ${line.speaker}`);
     if (typeof line.text !== 'string' || !line.text) throw new Error(`${call.id}[${i}]: no text`);
     const n = String(i).padStart(3, '0');
     fs.writeFileSync(path.join(dir, `${n}.txt`), `${line.say ?? line.text}\n`);
@@ -71,6 +154,7 @@ for (const call of calls) {
   ids.push(call.id);
 }
 fs.writeFileSync(path.join(tmp, 'ids'), ids.join('\n') + '\n');
+fs.writeFileSync(path.join(tmp, 'calls.json'), JSON.stringify({ calls }));
 JS
 
 silence() { # silence <seconds> <out.wav>: exact number of samples at $RATE
@@ -153,16 +237,19 @@ for id in "${IDS[@]}"; do
   echo "$total" >"$dir/total"
 
   # --- 3. Encode. Bit-exact flags keep reruns byte-identical. ---
-  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$dir/full.wav" \
-    -map_metadata -1 -fflags +bitexact -flags:a +bitexact \
-    -c:a libopus -b:a 24k -ac 1 -application voip -frame_duration 20 \
-    "$OUT/$id.opus"
-  ffmpeg -nostdin -hide_banner -loglevel error -y -i "$dir/full.wav" \
-    -map_metadata -1 -fflags +bitexact -flags:a +bitexact \
-    -c:a libmp3lame -b:a 32k -ac 1 -ar "$RATE" -id3v2_version 0 \
-    "$OUT/$id.mp3"
-
-  for f in "$OUT/$id.opus" "$OUT/$id.mp3"; do
+  for format in "${FORMAT_LIST[@]}"; do
+    f="$OUT/$id.$format"
+    if [[ "$format" == opus ]]; then
+      ffmpeg -nostdin -hide_banner -loglevel error -y -i "$dir/full.wav" \
+        -map_metadata -1 -fflags +bitexact -flags:a +bitexact \
+        -c:a libopus -b:a 24k -ac 1 -application voip -frame_duration 20 \
+        "$f"
+    else
+      ffmpeg -nostdin -hide_banner -loglevel error -y -i "$dir/full.wav" \
+        -map_metadata -1 -fflags +bitexact -flags:a +bitexact \
+        -c:a libmp3lame -b:a 32k -ac 1 -ar "$RATE" -id3v2_version 0 \
+        "$f"
+    fi
     size=$(stat -c %s "$f")
     if ((size > MAX_BYTES)); then
       echo "generate.sh: $f is $size bytes (limit $MAX_BYTES)" >&2
@@ -172,13 +259,14 @@ for id in "${IDS[@]}"; do
   printf '%s: %.2f s\n' "$id" "$(node -e "console.log($total / $RATE)")"
 done
 
-# --- 4. Write the timed transcript module. ---
+# --- 4. Write the timed transcript: the landing page's module, or the samples' JSON. ---
+if [[ "$KIND" == landing ]]; then
 node - "$SRC" "$TMP" "$TS_OUT" "$RATE" <<'JS'
 const fs = require('fs');
 const path = require('path');
 const [src, tmp, out, rateArg] = process.argv.slice(2);
 const rate = Number(rateArg);
-const { calls } = JSON.parse(fs.readFileSync(src, 'utf8'));
+const { calls } = JSON.parse(fs.readFileSync(path.join(tmp, 'calls.json'), 'utf8'));
 const sec = (samples) => Math.round((samples / rate) * 100) / 100;
 const str = (s) => JSON.stringify(s);
 
@@ -209,7 +297,7 @@ const blocks = calls.map((call) => {
   ].join('\n');
 });
 
-const ts = `// Generated by scripts/demo-audio/generate.sh from scripts/demo-audio/calls.json. Do not edit.
+const ts = `// Generated by scripts/demo-audio/generate.sh from ${src}. Do not edit.
 // Times are in seconds from the start of each call's audio file (<id>.opus / <id>.mp3).
 
 export interface TranscriptLine {
@@ -234,6 +322,57 @@ ${blocks.join('\n')}
 `;
 fs.writeFileSync(out, ts);
 JS
+else
+node - "$SRC" "$TMP" "$TS_OUT" "$RATE" "$FORMATS" <<'JS'
+const fs = require('fs');
+const path = require('path');
+const [src, tmp, out, rateArg, formats] = process.argv.slice(2);
+const rate = Number(rateArg);
+const { calls } = JSON.parse(fs.readFileSync(path.join(tmp, 'calls.json'), 'utf8'));
+const ms = (samples) => Math.round((samples / rate) * 1000);
+const format = formats.split(',')[0];
+
+const scenarios = calls.map((call) => {
+  const dir = path.join(tmp, call.id);
+  const total = Number(fs.readFileSync(path.join(dir, 'total'), 'utf8'));
+  const timings = fs
+    .readFileSync(path.join(dir, 'timings.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((row) => row.split('\t').map(Number));
+  if (timings.length !== call.lines.length) throw new Error(`${call.id}: timing count mismatch`);
+  const durationMs = ms(total);
+  // A sample call is a believable call, and its recording stays small.
+  if (durationMs < 20000 || durationMs > 60000) {
+    throw new Error(`${call.id}: ${durationMs / 1000} s, not within 20-60 s`);
+  }
+  return {
+    id: call.id,
+    title: call.title,
+    summary: call.summary,
+    outcome: call.outcome,
+    sentiment: call.sentiment,
+    extracted: call.extracted,
+    recording: `${call.id}.${format}`,
+    duration_seconds: Math.round(durationMs / 10) / 100,
+    duration_ms: durationMs,
+    transcript: call.lines.map((line, i) => ({
+      speaker: line.speaker,
+      start_ms: ms(timings[i][1]),
+      end_ms: ms(timings[i][2]),
+      text: line.text,
+    })),
+  };
+});
+
+const json = {
+  generated_by: `scripts/demo-audio/generate.sh from ${src}. Do not edit.`,
+  times: 'Milliseconds from the start of each scenario\'s recording (<id>.<format> beside this file).',
+  scenarios,
+};
+fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
+JS
+fi
 
 npm_config_loglevel=error npx --no-install prettier --log-level warn --write "$TS_OUT"
-echo "Wrote $OUT/*.opus, $OUT/*.mp3 and $TS_OUT"
+echo "Wrote $OUT/<id>.{$FORMATS} and $TS_OUT"

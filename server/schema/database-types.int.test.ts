@@ -91,7 +91,7 @@ describe('the type generator', () => {
       create type public.call_status as enum ('answered', 'handed_off', 'missed');
       create type public.price as (amount numeric, currency text);
       create domain public.email_address as text check (value like '%@%');
-      create table public.calls (
+      create table public.tracked_calls (
         id bigint generated always as identity primary key,
         workspace_id uuid not null references public.workspaces (id),
         status public.call_status not null default 'answered',
@@ -105,20 +105,20 @@ describe('the type generator', () => {
         happened_at timestamp
       );
       create table public.call_notes (
-        call_id bigint primary key references public.calls (id),
+        call_id bigint primary key references public.tracked_calls (id),
         body text not null
       );
       create view public.answered_calls as
-        select id, workspace_id, status from public.calls where status = 'answered';
+        select id, workspace_id, status from public.tracked_calls where status = 'answered';
       create materialized view public.call_counts as
-        select workspace_id, count(*) as total from public.calls group by 1;
+        select workspace_id, count(*) as total from public.tracked_calls group by 1;
       create function public.calls_in(workspace_id uuid, since timestamptz default null)
-        returns setof public.calls language sql stable
-        as $$ select * from public.calls c where c.workspace_id = calls_in.workspace_id $$;
+        returns setof public.tracked_calls language sql stable
+        as $$ select * from public.tracked_calls c where c.workspace_id = calls_in.workspace_id $$;
       create function public.call_summary(status public.call_status)
         returns table (total bigint, latest timestamp) language sql
-        as $$ select count(*), max(happened_at) from public.calls c where c.status = call_summary.status $$;
-      create function public.is_long(public.calls) returns boolean language sql
+        as $$ select count(*), max(happened_at) from public.tracked_calls c where c.status = call_summary.status $$;
+      create function public.is_long(public.tracked_calls) returns boolean language sql
         as $$ select $1.duration_seconds > 60 $$;
       create function public.echo(jsonb) returns jsonb language sql as $$ select $1 $$;
       create function public.not_callable(integer) returns integer language sql as $$ select $1 $$;
@@ -129,7 +129,7 @@ describe('the type generator', () => {
 
   it('maps enums, arrays, domains, composite types, identity and generated columns', () => {
     const all = lines(source);
-    const calls = all.slice(all.indexOf('calls: {'));
+    const calls = all.slice(all.indexOf('tracked_calls: {'));
     const row = calls.slice(calls.indexOf('Row: {'), calls.indexOf('Insert: {'));
     expect(row).toEqual(
       expect.arrayContaining([
@@ -167,7 +167,7 @@ describe('the type generator', () => {
       'foreignKeyName: "call_notes_call_id_fkey"',
       'columns: ["call_id"]',
       'isOneToOne: true',
-      'referencedRelation: "calls"',
+      'referencedRelation: "tracked_calls"',
       'referencedColumns: ["id"]',
       '},',
     ]);
@@ -194,7 +194,7 @@ describe('the type generator', () => {
     expect(functions).toContain('Returns: {\nlatest: string\ntotal: number\n}[]');
     expect(functions).toContain('Args: { since?: string; workspace_id: string }');
     expect(functions).toContain(
-      'SetofOptions: {\nfrom: "*"\nto: "calls"\nisOneToOne: false\nisSetofReturn: true\n}',
+      'SetofOptions: {\nfrom: "*"\nto: "tracked_calls"\nisOneToOne: false\nisSetofReturn: true\n}',
     );
     expect(functions).toContain('the function public.is_long with parameter');
   });

@@ -128,9 +128,9 @@ async function productTables(): Promise<TableInfo[]> {
        array_agg(a.attname::text order by a.attnum)
          filter (where has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT')) as selectable,
        array_agg(a.attname::text order by a.attnum)
-         filter (where has_column_privilege('authenticated', c.oid, a.attnum, 'INSERT')) as insertable,
+         filter (where a.attgenerated = '' and has_column_privilege('authenticated', c.oid, a.attnum, 'INSERT')) as insertable,
        array_agg(a.attname::text order by a.attnum)
-         filter (where has_column_privilege('authenticated', c.oid, a.attnum, 'UPDATE')) as updatable
+         filter (where a.attgenerated = '' and has_column_privilege('authenticated', c.oid, a.attnum, 'UPDATE')) as updatable
      from pg_class c
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
      where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and c.relrowsecurity

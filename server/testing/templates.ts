@@ -22,6 +22,15 @@ export const POSTGRES_TEMPLATE = 'cervana_template';
 
 const silentLog = { info: () => undefined, warn: () => undefined };
 
+/**
+ * Run once on every template after its migrations. New workspaces get 240
+ * sample calls (supabase/migrations/20261124001600_sample_calls.sql), which
+ * costs each sign-up a few hundred milliseconds on PGlite: the hundreds of
+ * users the other tests create skip it, and server/calls/sample-data.int.test.ts
+ * switches it back on for itself. Part of the fingerprint, so a change rebuilds.
+ */
+const TEMPLATE_SETUP = 'update private.sample_data_settings set enabled = false';
+
 async function migrationFingerprint(): Promise<string> {
   const hash = createHash('sha256');
   const pglitePackage = await readFile(
@@ -29,6 +38,7 @@ async function migrationFingerprint(): Promise<string> {
     'utf8',
   );
   hash.update(JSON.parse(pglitePackage).version);
+  hash.update(TEMPLATE_SETUP);
   for (const source of migrationSources(ROOT_DIR, path.join(ROOT_DIR, 'supabase'))) {
     const files = existsSync(source.directory) ? (await readdir(source.directory)).sort() : [];
     for (const file of files) {
@@ -50,6 +60,7 @@ export async function preparePGliteTemplate(): Promise<string> {
   const db = await openPGlite(building);
   try {
     await migrate(db, migrationSources(ROOT_DIR, path.join(ROOT_DIR, 'supabase')), silentLog);
+    await db.exec(TEMPLATE_SETUP);
   } finally {
     await db.close();
   }
@@ -79,6 +90,7 @@ export async function preparePostgresTemplate(
   const db = await openPostgres(templateUrl, { maxConnections: 1 });
   try {
     await migrate(db, migrationSources(ROOT_DIR, path.join(ROOT_DIR, 'supabase')), silentLog);
+    await db.exec(TEMPLATE_SETUP);
   } finally {
     await db.close();
   }

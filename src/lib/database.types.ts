@@ -11,6 +11,38 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
+      agents: {
+        Row: {
+          created_at: string
+          id: string
+          name: string
+          updated_at: string
+          workspace_id: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          name: string
+          updated_at?: string
+          workspace_id: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          name?: string
+          updated_at?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "agents_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       availability_rules: {
         Row: {
           created_at: string
@@ -52,6 +84,94 @@ export type Database = {
           reason?: string | null
         }
         Relationships: []
+      }
+      calls: {
+        Row: {
+          agent_id: string | null
+          created_at: string
+          direction: string
+          duration_seconds: number
+          extracted: Json
+          from_number: string
+          id: string
+          is_sample: boolean
+          outcome: string
+          phone_number_id: string | null
+          provider_call_id: string
+          recording_path: string | null
+          search: unknown
+          sentiment: string | null
+          started_at: string
+          summary: string | null
+          to_number: string
+          transcript: Json
+          workspace_id: string
+        }
+        Insert: {
+          agent_id?: string | null
+          created_at?: string
+          direction: string
+          duration_seconds: number
+          extracted?: Json
+          from_number: string
+          id?: string
+          is_sample?: boolean
+          outcome: string
+          phone_number_id?: string | null
+          provider_call_id: string
+          recording_path?: string | null
+          search?: unknown
+          sentiment?: string | null
+          started_at: string
+          summary?: string | null
+          to_number: string
+          transcript?: Json
+          workspace_id: string
+        }
+        Update: {
+          agent_id?: string | null
+          created_at?: string
+          direction?: string
+          duration_seconds?: number
+          extracted?: Json
+          from_number?: string
+          id?: string
+          is_sample?: boolean
+          outcome?: string
+          phone_number_id?: string | null
+          provider_call_id?: string
+          recording_path?: string | null
+          search?: unknown
+          sentiment?: string | null
+          started_at?: string
+          summary?: string | null
+          to_number?: string
+          transcript?: Json
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "calls_agent_id_fkey"
+            columns: ["agent_id"]
+            isOneToOne: false
+            referencedRelation: "agents"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "calls_phone_number_id_fkey"
+            columns: ["phone_number_id"]
+            isOneToOne: false
+            referencedRelation: "phone_numbers"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "calls_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       demo_bookings: {
         Row: {
@@ -366,6 +486,51 @@ export type Database = {
         }
         Relationships: []
       }
+      phone_numbers: {
+        Row: {
+          agent_id: string | null
+          created_at: string
+          e164: string
+          id: string
+          label: string | null
+          updated_at: string
+          workspace_id: string
+        }
+        Insert: {
+          agent_id?: string | null
+          created_at?: string
+          e164: string
+          id?: string
+          label?: string | null
+          updated_at?: string
+          workspace_id: string
+        }
+        Update: {
+          agent_id?: string | null
+          created_at?: string
+          e164?: string
+          id?: string
+          label?: string | null
+          updated_at?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "phone_numbers_agent_id_fkey"
+            columns: ["agent_id"]
+            isOneToOne: false
+            referencedRelation: "agents"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "phone_numbers_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           company: string | null
@@ -587,11 +752,82 @@ export type Database = {
         }
         Returns: Json
       }
+      call_filters: {
+        Args: {
+          p_filters: Json
+          p_from: string
+          p_max_days: number
+          p_to: string
+          p_workspace_id: string
+        }
+        Returns: Record<string, unknown>
+      }
+      call_kpis: {
+        Args: {
+          p_filters?: Json
+          p_from: string
+          p_to: string
+          p_workspace_id: string
+        }
+        Returns: Json
+      }
+      call_trends: {
+        Args: {
+          p_filters?: Json
+          p_from: string
+          p_time_zone?: string
+          p_to: string
+          p_workspace_id: string
+        }
+        Returns: {
+          day: string
+          escalated: number
+          missed: number
+          resolved: number
+          voicemail: number
+        }[]
+      }
       cancel_demo_booking: {
         Args: { reason?: string; token: string }
         Returns: Json
       }
+      clear_sample_calls: { Args: { p_workspace_id: string }; Returns: number }
       confirm_partner_application: { Args: { token: string }; Returns: Json }
+      filtered_calls: {
+        Args: {
+          p_filters?: Json
+          p_from: string
+          p_to: string
+          p_workspace_id: string
+        }
+        Returns: {
+          agent_id: string | null
+          created_at: string
+          direction: string
+          duration_seconds: number
+          extracted: Json
+          from_number: string
+          id: string
+          is_sample: boolean
+          outcome: string
+          phone_number_id: string | null
+          provider_call_id: string
+          recording_path: string | null
+          search: unknown
+          sentiment: string | null
+          started_at: string
+          summary: string | null
+          to_number: string
+          transcript: Json
+          workspace_id: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "calls"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       get_demo_booking: { Args: { token: string }; Returns: Json }
       get_demo_scheduler: { Args: never; Returns: Json }
       get_demo_slots: {
@@ -601,14 +837,29 @@ export type Database = {
           starts_at: string
         }[]
       }
+      ingest_call: {
+        Args: {
+          p_body: string
+          p_signature: string
+          p_timestamp: string
+          p_workspace_id: string
+        }
+        Returns: Json
+      }
+      ingestion_status: { Args: { p_workspace_id: string }; Returns: Json }
       is_admin: { Args: never; Returns: boolean }
       is_partner: { Args: never; Returns: boolean }
       is_workspace_member: { Args: { workspace_id: string }; Returns: boolean }
       mfa_satisfied: { Args: never; Returns: boolean }
+      my_workspace_ids: { Args: never; Returns: string[] }
       record_referral_click: { Args: { code: string }; Returns: boolean }
       reschedule_demo_booking: {
         Args: { starts_at: string; time_zone?: string; token: string }
         Returns: Json
+      }
+      rotate_ingestion_secret: {
+        Args: { p_workspace_id: string }
+        Returns: string
       }
       shares_workspace_with: { Args: { user_id: string }; Returns: boolean }
       submit_partner_application: {
@@ -642,6 +893,10 @@ export type Database = {
         Returns: Json
       }
       workspace_role: { Args: { workspace_id: string }; Returns: string }
+      workspace_sample_state: {
+        Args: { p_workspace_id: string }
+        Returns: Json
+      }
     }
     Enums: {
       [_ in never]: never
