@@ -49,7 +49,7 @@ for (const viewport of phoneAndDesktop) {
 
       await page
         .getByRole('navigation', { name: 'Account areas' })
-        .getByRole('link', { name: 'Dashboard' })
+        .getByRole('link', { name: 'Overview' })
         .click();
       await expectDashboard(page, { fullName: 'Annie J. Easley', company: 'Glenn Research' });
       // Saved on the server, not just in this tab.

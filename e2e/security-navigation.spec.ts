@@ -115,7 +115,7 @@ test.describe('a page that fails', () => {
 
     await expectErrorPage(page);
     await expect(page).toHaveURL('/dashboard/settings');
-    await areas.getByRole('link', { name: 'Dashboard' }).click();
+    await areas.getByRole('link', { name: 'Overview' }).click();
     await expectDashboard(page);
   });
 

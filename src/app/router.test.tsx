@@ -28,7 +28,15 @@ const publicPageHeadings: Record<string, RegExp> = {
   [paths.talkToSales]: /talk to our sales team/i,
   [paths.privacyPolicy]: /privacy policy/i,
 };
-const signedInPages = [paths.dashboard, paths.accountSettings, paths.partnerPortal, paths.admin];
+const signedInPages = [
+  paths.dashboard,
+  paths.calls,
+  paths.callDetail,
+  paths.connectPhone,
+  paths.accountSettings,
+  paths.partnerPortal,
+  paths.admin,
+];
 
 /** Where the app lives: a backend that is up, and a browser with no session stored. */
 beforeEach(() => {
@@ -103,8 +111,20 @@ describe('the route table', () => {
 describe('isAppRoute', () => {
   it('matches the pages and nothing else', () => {
     for (const path of appRoutePatterns) expect(isAppRoute(path)).toBe(true);
-    for (const path of ['/nope', '/partner/x', '/dashboard/', '/dashboard/nope', '/Partner', '']) {
+    for (const path of [
+      '/nope',
+      '/partner/x',
+      '/dashboard/',
+      '/dashboard/nope',
+      '/Partner',
+      '',
+      '/dashboard/calls/',
+      '/dashboard/calls/a/b',
+      '/dashboard/connect/x',
+    ]) {
       expect(isAppRoute(path)).toBe(false);
     }
+    // A call's page: any one segment after /dashboard/calls/.
+    expect(isAppRoute('/dashboard/calls/0f8b9d1e-3c2a-4b5d-9e6f-7a8b9c0d1e2f')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useRoutes, type RouteObject } from 'react-router';
 import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
@@ -24,10 +24,33 @@ function onDemand(Page: OnDemandComponent, key: string): RouteObject['element'] 
   );
 }
 
+/**
+ * A signed-in page behind RequireAuth. Its code starts loading while the
+ * session is being checked, not after, so the page and its data arrive sooner.
+ */
+function SignedInPage({
+  page,
+  pageKey,
+  role,
+}: {
+  page: OnDemandComponent;
+  pageKey: string;
+  role?: 'admin';
+}) {
+  useEffect(() => {
+    // A failed load is remembered and shown by the page's boundary when it renders.
+    page.preload().catch(() => undefined);
+  }, [page]);
+  return <RequireAuth role={role}>{onDemand(page, pageKey)}</RequireAuth>;
+}
+
 const PartnerPage = onDemandComponent(() => import('./routes/partner'));
 const PartnerPortalPage = onDemandComponent(() => import('./routes/partner-portal'));
 const AuthPage = onDemandComponent(() => import('./routes/auth'));
 const DashboardPage = onDemandComponent(() => import('./routes/dashboard'));
+const DashboardCallsPage = onDemandComponent(() => import('./routes/dashboard-calls'));
+const DashboardCallPage = onDemandComponent(() => import('./routes/dashboard-call'));
+const DashboardConnectPage = onDemandComponent(() => import('./routes/dashboard-connect'));
 const AccountSettingsPage = onDemandComponent(() => import('./routes/account-settings'));
 const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
@@ -43,6 +66,9 @@ export const onDemandPages: OnDemandComponent[] = [
   PartnerPortalPage,
   AuthPage,
   DashboardPage,
+  DashboardCallsPage,
+  DashboardCallPage,
+  DashboardConnectPage,
   AccountSettingsPage,
   AdminPage,
   DemoPage,
@@ -69,27 +95,37 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // The signed-in areas. Who may see each is decided here, by RequireAuth.
+        // The signed-in areas. Who may see each is decided here (RequireAuth, in SignedInPage).
         element: onDemand(PortalLayout, 'portal'),
         children: [
           {
             path: paths.dashboard,
-            element: <RequireAuth>{onDemand(DashboardPage, paths.dashboard)}</RequireAuth>,
+            element: <SignedInPage page={DashboardPage} pageKey={paths.dashboard} />,
+          },
+          {
+            path: paths.calls,
+            element: <SignedInPage page={DashboardCallsPage} pageKey={paths.calls} />,
+          },
+          {
+            path: paths.callDetail,
+            element: <SignedInPage page={DashboardCallPage} pageKey={paths.callDetail} />,
+          },
+          {
+            path: paths.connectPhone,
+            element: <SignedInPage page={DashboardConnectPage} pageKey={paths.connectPhone} />,
           },
           {
             path: paths.accountSettings,
-            element: (
-              <RequireAuth>{onDemand(AccountSettingsPage, paths.accountSettings)}</RequireAuth>
-            ),
+            element: <SignedInPage page={AccountSettingsPage} pageKey={paths.accountSettings} />,
           },
           {
             // Any signed-in user: partners get the portal, others how to join.
             path: paths.partnerPortal,
-            element: <RequireAuth>{onDemand(PartnerPortalPage, paths.partnerPortal)}</RequireAuth>,
+            element: <SignedInPage page={PartnerPortalPage} pageKey={paths.partnerPortal} />,
           },
           {
             path: paths.admin,
-            element: <RequireAuth role="admin">{onDemand(AdminPage, paths.admin)}</RequireAuth>,
+            element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
           },
         ],
       },

@@ -49,6 +49,30 @@ export const pageMeta = {
     'What your phone agent did: calls, resolutions and hand-offs.',
     false,
   ),
+  calls: page(
+    paths.calls,
+    'Calls — Cervana',
+    'Every call your phone agent took: search, filter and export.',
+    false,
+  ),
+  callDetail: page(
+    paths.callDetail,
+    'Call — Cervana',
+    'One call: its recording, transcript, summary and outcome.',
+    false,
+  ),
+  connectPhone: page(
+    paths.connectPhone,
+    'Connect your phone system — Cervana',
+    'Send your phone system’s calls to Cervana.',
+    false,
+  ),
+  accountSettings: page(
+    paths.accountSettings,
+    'Account settings — Cervana',
+    'Your profile, email, password and two-factor authentication.',
+    false,
+  ),
   admin: page(paths.admin, 'Admin — Cervana', 'Cervana administration.', false),
   demo: page(
     paths.demo,
@@ -79,7 +103,19 @@ const metaByPath = new Map<string, PageMeta>(
     .map((meta) => [meta.path, meta]),
 );
 
+/** Pages whose path has a `:name` segment, as patterns ('/dashboard/calls/:callId'). */
+const patternMetas = Object.values(pageMeta)
+  .filter((meta) => meta.path.includes('/:'))
+  .map((meta) => ({
+    meta,
+    pattern: new RegExp(`^${meta.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+  }));
+
 /** The metadata of the page at `pathname`; the not-found page's for any other path. */
 export function metaForPath(pathname: string): PageMeta {
-  return metaByPath.get(pathname) ?? pageMeta.notFound;
+  return (
+    metaByPath.get(pathname) ??
+    patternMetas.find((entry) => entry.pattern.test(pathname))?.meta ??
+    pageMeta.notFound
+  );
 }

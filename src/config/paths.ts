@@ -8,6 +8,9 @@ export const paths = {
   partnerPortal: '/partner-portal',
   auth: '/auth',
   dashboard: '/dashboard',
+  calls: '/dashboard/calls',
+  callDetail: '/dashboard/calls/:callId',
+  connectPhone: '/dashboard/connect',
   accountSettings: '/dashboard/settings',
   admin: '/admin',
   demo: '/demo',
@@ -17,13 +20,36 @@ export const paths = {
 
 export type AppPath = (typeof paths)[keyof typeof paths];
 
-/** The pages' paths; a trailing `/*` also matches everything below. */
+/**
+ * The pages' paths. A `:name` segment matches any one non-empty segment; a
+ * trailing `/*` also matches everything below.
+ */
 export const appRoutePatterns: readonly string[] = Object.values(paths);
 
-export function isAppRoute(pathname: string): boolean {
-  return appRoutePatterns.some((pattern) =>
-    pattern.endsWith('/*')
-      ? pathname === pattern.slice(0, -2) || pathname.startsWith(pattern.slice(0, -1))
-      : pathname === pattern,
+function matchesPattern(pattern: string, pathname: string): boolean {
+  if (pattern.endsWith('/*')) {
+    return pathname === pattern.slice(0, -2) || pathname.startsWith(pattern.slice(0, -1));
+  }
+  if (!pattern.includes('/:')) return pathname === pattern;
+  const expected = pattern.split('/');
+  const actual = pathname.split('/');
+  return (
+    expected.length === actual.length &&
+    expected.every((segment, index) => {
+      const given = actual[index] ?? '';
+      return segment.startsWith(':') ? given !== '' : segment === given;
+    })
   );
+}
+
+export function isAppRoute(pathname: string): boolean {
+  return appRoutePatterns.some((pattern) => matchesPattern(pattern, pathname));
+}
+
+/**
+ * A call's detail page. `search` is the calls list's query string ('?…'): the
+ * detail page keeps it, so its way back returns to the same filters and page.
+ */
+export function callPath(callId: string, search = ''): string {
+  return `${paths.calls}/${encodeURIComponent(callId)}${search}`;
 }

@@ -11,15 +11,31 @@ import { Logo } from './logo';
 
 interface PortalLink {
   label: string;
+  /** A shorter label for phones, so the menu fits on one line there. */
+  shortLabel?: string;
   to: string;
   roles: Role[];
+  /** Also current on the pages below it (a call's page is under Calls). */
+  hasChildren?: boolean;
 }
 
 const PORTAL_LINKS: PortalLink[] = [
-  { label: 'Dashboard', to: paths.dashboard, roles: ['customer', 'admin'] },
+  { label: 'Overview', to: paths.dashboard, roles: ['customer', 'admin'] },
+  { label: 'Calls', to: paths.calls, roles: ['customer', 'admin'], hasChildren: true },
+  {
+    label: 'Connect phone system',
+    shortLabel: 'Connect',
+    to: paths.connectPhone,
+    roles: ['customer', 'admin'],
+  },
   { label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] },
   { label: 'Admin', to: paths.admin, roles: ['admin'] },
-  { label: 'Settings', to: paths.accountSettings, roles: ['customer', 'partner', 'admin'] },
+  {
+    label: 'Account settings',
+    shortLabel: 'Settings',
+    to: paths.accountSettings,
+    roles: ['customer', 'partner', 'admin'],
+  },
 ];
 
 const linkStyles = ({ isActive }: { isActive: boolean }) =>
@@ -43,8 +59,15 @@ export function PortalShell({ user, children }: { user: User | null; children: R
           <Container>
             <nav aria-label="Account areas" className="-mx-2 flex gap-1 overflow-x-auto pb-2">
               {links.map((link) => (
-                <NavLink key={link.to} to={link.to} end className={linkStyles}>
-                  {link.label}
+                <NavLink key={link.to} to={link.to} end={!link.hasChildren} className={linkStyles}>
+                  {link.shortLabel ? (
+                    <>
+                      <span className="sm:hidden">{link.shortLabel}</span>
+                      <span className="hidden sm:inline">{link.label}</span>
+                    </>
+                  ) : (
+                    link.label
+                  )}
                 </NavLink>
               ))}
             </nav>

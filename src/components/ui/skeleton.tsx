@@ -27,3 +27,20 @@ export function SectionSkeleton({
     </div>
   );
 }
+
+/**
+ * A block standing in for one piece of data while it loads; `className` gives
+ * its size. Hidden from assistive technology: the region it sits in says
+ * 'Loading…' once (role="status"), not every block.
+ */
+export function Skeleton({ className }: { className: string }) {
+  return (
+    <div
+      aria-hidden="true"
+      className={cn(
+        'animate-pulse rounded-lg bg-sand-200/70 motion-reduce:animate-none',
+        className,
+      )}
+    />
+  );
+}

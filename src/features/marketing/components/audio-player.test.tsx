@@ -1,7 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { demoCalls } from '../audio/demo-calls.generated';
-import { AudioPlayer, SEEK_PAGE_SECONDS, SEEK_STEP_SECONDS } from './audio-player';
+import { SEEK_PAGE_SECONDS, SEEK_STEP_SECONDS } from '@/components/media/seek-slider';
+import { AudioPlayer } from './audio-player';
 
 const call = demoCalls[0]!;
 

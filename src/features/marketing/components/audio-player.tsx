@@ -1,46 +1,16 @@
 import { Pause, Play } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useRef } from 'react';
+import { activeSpanIndex } from '@/components/media/active-segment';
+import { SeekSlider } from '@/components/media/seek-slider';
+import { useAudioPlayback } from '@/components/media/use-audio-playback';
+import { useFollowActive } from '@/components/media/use-follow-active';
 import { cn } from '@/lib/cn';
+import { formatClock } from '@/lib/format-duration';
 import type { DemoCall } from '../audio/demo-calls.generated';
-import { describeDuration } from '../model/duration';
 
 export interface AudioSources {
   opus?: string;
   mp3?: string;
-}
-
-export function formatClock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
-}
-
-/** Seconds a key moves the position slider: arrows a few seconds, Page Up/Down more (WAI-ARIA slider). */
-export const SEEK_STEP_SECONDS = 5;
-export const SEEK_PAGE_SECONDS = 15;
-
-/** Where a key moves the slider from `time`, or undefined for keys the slider leaves alone. */
-export function seekTargetForKey(key: string, time: number, duration: number): number | undefined {
-  const moves: Record<string, number> = {
-    ArrowRight: time + SEEK_STEP_SECONDS,
-    ArrowUp: time + SEEK_STEP_SECONDS,
-    ArrowLeft: time - SEEK_STEP_SECONDS,
-    ArrowDown: time - SEEK_STEP_SECONDS,
-    PageUp: time + SEEK_PAGE_SECONDS,
-    PageDown: time - SEEK_PAGE_SECONDS,
-    Home: 0,
-    End: duration,
-  };
-  const target = moves[key];
-  return target === undefined ? undefined : Math.min(duration, Math.max(0, target));
-}
-
-/** The line being spoken at `time`, or the last one started before it (during pauses). */
-export function activeLineIndex(call: DemoCall, time: number): number {
-  let active = -1;
-  call.lines.forEach((line, index) => {
-    if (time >= line.start) active = index;
-  });
-  return active;
 }
 
 /**
@@ -96,74 +66,19 @@ function CallTimeline({
 
 /** Play, pause and seek; the transcript highlights the line being spoken and seeks when clicked. */
 export function AudioPlayer({ call, sources }: { call: DemoCall; sources: AudioSources }) {
-  const audio = useRef<HTMLAudioElement>(null);
   const transcript = useRef<HTMLOListElement>(null);
-  const [isPlaying, setIsPlaying] = useState(false);
-  const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(call.durationSeconds);
-  const active = activeLineIndex(call, time);
-
-  // timeupdate fires only a few times a second: follow the audio per frame while it plays.
-  useEffect(() => {
-    if (!isPlaying) return;
-    let frame = requestAnimationFrame(function follow() {
-      if (audio.current) setTime(audio.current.currentTime);
-      frame = requestAnimationFrame(follow);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [isPlaying]);
-
-  // Keep the spoken line in view inside the transcript box, without moving the page.
-  useEffect(() => {
-    const list = transcript.current;
-    const line = list?.children[active] as HTMLElement | undefined;
-    if (!list || !line) return;
-    const top = line.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTo({ top: Math.max(0, top - 16) });
-    }
-  }, [active]);
-
-  function toggle() {
-    const element = audio.current;
-    if (!element) return;
-    if (element.paused) void element.play().catch(() => setIsPlaying(false));
-    else element.pause();
-  }
-
-  function seek(seconds: number) {
-    const element = audio.current;
-    if (!element) return;
-    element.currentTime = seconds;
-    setTime(seconds);
-  }
-
-  // The browser would step the range by its fine 0.1 s step: keys take bigger steps instead.
-  function handleSliderKey(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const target = seekTargetForKey(event.key, Math.min(time, duration), duration);
-    if (target === undefined) return;
-    event.preventDefault();
-    seek(target);
-  }
+  const { audioProps, isPlaying, time, duration, toggle, seek } = useAudioPlayback({
+    initialDuration: call.durationSeconds,
+  });
+  const active = activeSpanIndex(call.lines, time);
+  const { follow } = useFollowActive(transcript, active);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,0.9fr)_minmax(0,1.1fr)]">
       <div className="flex flex-col rounded-3xl bg-white/5 p-6 ring-1 ring-white/10">
         <h3 className="text-xl font-semibold text-white">{call.title}</h3>
         <p className="mt-2 text-ink-100">{call.summary}</p>
-        <audio
-          ref={audio}
-          preload="none"
-          onPlay={() => setIsPlaying(true)}
-          onPause={() => setIsPlaying(false)}
-          onEnded={() => setIsPlaying(false)}
-          onTimeUpdate={(event) => setTime(event.currentTarget.currentTime)}
-          onLoadedMetadata={(event) =>
-            Number.isFinite(event.currentTarget.duration) &&
-            setDuration(event.currentTarget.duration)
-          }
-        >
+        <audio {...audioProps} preload="none">
           {sources.opus ? <source src={sources.opus} type="audio/ogg; codecs=opus" /> : null}
           {sources.mp3 ? <source src={sources.mp3} type="audio/mpeg" /> : null}
         </audio>
@@ -182,16 +97,11 @@ export function AudioPlayer({ call, sources }: { call: DemoCall; sources: AudioS
             <span className="sr-only">{isPlaying ? 'Pause' : 'Play'} the call</span>
           </button>
           <div className="flex-1">
-            <input
-              type="range"
-              min={0}
-              max={duration}
-              step={0.1}
-              value={Math.min(time, duration)}
-              onChange={(event) => seek(Number(event.target.value))}
-              onKeyDown={handleSliderKey}
-              aria-label="Position in the call"
-              aria-valuetext={`${describeDuration(Math.floor(time))} of ${describeDuration(Math.floor(duration))}`}
+            <SeekSlider
+              time={time}
+              duration={duration}
+              onSeek={seek}
+              label="Position in the call"
               className="w-full accent-azure-500"
             />
             <p className="mt-1 flex justify-between text-sm text-ink-100 tabular-nums">
@@ -212,7 +122,10 @@ export function AudioPlayer({ call, sources }: { call: DemoCall; sources: AudioS
             <li key={`${line.start}-${index}`}>
               <button
                 type="button"
-                onClick={() => seek(line.start)}
+                onClick={() => {
+                  seek(line.start);
+                  follow();
+                }}
                 aria-current={index === active ? 'true' : undefined}
                 className={cn(
                   'w-full rounded-xl px-3 py-2 text-left transition-colors',

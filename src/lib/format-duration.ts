@@ -9,3 +9,9 @@ export function describeDuration(totalSeconds: number): string {
   ];
   return parts.filter(Boolean).join(' ');
 }
+
+/** A position in a recording as m:ss ('0:07', '3:45', '75:02'), whole seconds rounded down. */
+export function formatClock(seconds: number): string {
+  const whole = Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,3 @@
+import { ConnectPhoneSystem } from '@/features/calls/components/connect-phone-system';
+
+export default ConnectPhoneSystem;
