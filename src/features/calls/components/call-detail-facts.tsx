@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { describeDuration } from '@/lib/format-duration';
 import type { CallDetail } from '../api/call-detail';
 import { DirectionLabel, OutcomeBadge, SentimentLabel } from './call-badges';
+import { formatPhoneNumber } from '../model/phone-number';
 
 const startFormat = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',
@@ -58,10 +59,10 @@ export function CallDetailFacts({ call }: { call: CallDetail }) {
         </Fact>
         <Fact label="Duration">{describeDuration(call.duration_seconds)}</Fact>
         <Fact label="From">
-          <span className="tabular-nums">{call.from_number}</span>
+          <span className="tabular-nums">{formatPhoneNumber(call.from_number)}</span>
         </Fact>
         <Fact label="To">
-          <span className="tabular-nums">{call.to_number}</span>
+          <span className="tabular-nums">{formatPhoneNumber(call.to_number)}</span>
         </Fact>
         <Fact label="Started" isWide>
           <time dateTime={call.started_at}>{formatCallStart(call.started_at)}</time>

@@ -12,6 +12,7 @@ import { CallDetailFacts, formatCallStart } from './call-detail-facts';
 import { CallDetailMedia } from './call-detail-media';
 import { CallDetailSkeleton } from './call-detail-skeleton';
 import { QueryError } from './query-error';
+import { formatPhoneNumber } from '../model/phone-number';
 
 function BackToCalls({ to }: { to: string }) {
   return (
@@ -23,7 +24,9 @@ function BackToCalls({ to }: { to: string }) {
 }
 
 const titleOf = (call: Call) =>
-  call.direction === 'inbound' ? `Call from ${call.from_number}` : `Call to ${call.to_number}`;
+  call.direction === 'inbound'
+    ? `Call from ${formatPhoneNumber(call.from_number)}`
+    : `Call to ${formatPhoneNumber(call.to_number)}`;
 
 function CallHeading({ call }: { call: Call }) {
   return (
