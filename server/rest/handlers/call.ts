@@ -1,6 +1,6 @@
 import { readRestBody } from '../body';
 import { RestError, restErrors } from '../errors';
-import { inRequestTransaction, negotiate, type RestRequest } from '../context';
+import { inRequestPipeline, inRequestTransaction, negotiate, type RestRequest } from '../context';
 import { applyRangeHeader, parseQuery } from '../parse/query';
 import { planRead, type ReadNode } from '../plan/read-plan';
 import { closest } from '../relationships';
@@ -264,6 +264,24 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
   );
   const readOnly = isRead;
   const { maxAffected, handling, transaction } = request.preferences;
+  const isStrictlyLimited = maxAffected !== undefined && handling === 'strict';
+  const isRolledBack = !readOnly && transaction === 'rollback';
+  if (media !== 'object' && !isStrictlyLimited && !isRolledBack) {
+    // Nothing can fail or undo the call after it has run (no singular-object or max-affected
+    // check, no rollback asked for): settings and statement go in one round trip, as one
+    // transaction, as reads and inserts do.
+    const [result] = await inRequestPipeline(request, [{ sql, params: params.values }], {
+      readOnly,
+    });
+    return callResponse(
+      request,
+      routine.returnsVoid,
+      root,
+      scalarRange,
+      media,
+      result!.rows[0] as unknown as StatementRow,
+    );
+  }
   let row: StatementRow;
   try {
     row = await inRequestTransaction(
@@ -284,7 +302,18 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
     if (!(error instanceof CallRollback)) throw error;
     row = error.row;
   }
-  if (routine.returnsVoid) return new Response(null, { status: 204 });
+  return callResponse(request, routine.returnsVoid, root, scalarRange, media, row);
+}
+
+function callResponse(
+  request: RestRequest,
+  returnsVoid: boolean,
+  root: ReadNode | undefined,
+  scalarRange: { offset?: number } | undefined,
+  media: Parameters<typeof readResponse>[3]['media'],
+  row: StatementRow,
+): Response {
+  if (returnsVoid) return new Response(null, { status: 204 });
   const rangeRoot = root ?? ({ offset: scalarRange?.offset ?? 0 } as ReadNode);
   return readResponse(request, rangeRoot, row, {
     media,
