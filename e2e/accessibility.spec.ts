@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
+import { axeViolations } from './axe';
 import { phoneAndDesktop, scrollThrough } from './support';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const publicPages = [
   '/',
   '/partner',
@@ -11,13 +10,6 @@ const publicPages = [
   '/privacy-policy',
   '/no-such-page',
 ];
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
 
 for (const viewport of phoneAndDesktop) {
   test.describe(`accessibility at ${viewport.width}×${viewport.height}`, () => {
@@ -29,23 +21,7 @@ for (const viewport of phoneAndDesktop) {
         await page.goto(path);
         await page.waitForSelector('html[data-ready="true"]');
         await scrollThrough(page);
-        await page.addScriptTag({ path: axePath });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> };
-            }
-          ).axe;
-          const result = await axe.run(document);
-          return result.violations.map((violation) => ({
-            id: violation.id,
-            impact: violation.impact,
-            help: violation.help,
-            nodes: violation.nodes
-              .slice(0, 3)
-              .map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
-          }));
-        });
+        const violations = await axeViolations(page);
         expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
       });
     }

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectDashboard, signIn, storedSession } from './auth-pages';
 import {
@@ -12,6 +11,7 @@ import {
   uniqueEmail,
   waitForMail,
 } from './auth-support';
+import { axeViolations } from './axe';
 import { collectErrors } from './support';
 
 /**
@@ -540,35 +540,6 @@ for (const size of sizes) {
 }
 
 // ── Accessibility ───────────────────────────────────────────────────────────────────────────
-
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
-
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ path: axePath });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document) => Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document);
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      nodes: violation.nodes
-        .slice(0, 3)
-        .map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
-    }));
-  });
-}
 
 for (const size of sizes) {
   test.describe(`dashboard accessibility at ${size.width}×${size.height}`, () => {
