@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientFor } from '../testing/clients';
+import { ROOT_DIR } from '../testing/root-dir';
 import {
   cloneTestDatabase,
   testDatabaseKind,
@@ -82,6 +83,20 @@ afterAll(async () => {
   await server?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
+
+/** Waits until the server has uploaded every sample recording; how many there are. */
+async function sampleRecordingsUploaded(client: SupabaseClient): Promise<number> {
+  const files = await readdir(path.join(ROOT_DIR, 'supabase', 'sample-recordings'));
+  const expected = files.filter((name) => name.endsWith('.mp3')).length;
+  await vi.waitFor(
+    async () => {
+      const { data } = await client.storage.from('call-recordings').list('samples');
+      expect(data ?? []).toHaveLength(expected);
+    },
+    { timeout: 20_000, interval: 100 },
+  );
+  return expected;
+}
 
 function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -287,11 +302,14 @@ describe('an upload cut off by killing the server', () => {
       expect((await client.storage.createBucket(bucket)).error).toBeNull();
       const kept = patternBytes(MiB, 5);
       expect((await client.storage.from(bucket).upload('kept.bin', kept)).error).toBeNull();
+      // A fresh data folder gives new workspaces sample calls, so the server uploads their
+      // recordings when it starts: counted once they are all there.
+      const samples = await sampleRecordingsUploaded(client);
       const storage = path.join(dataDir, 'storage');
       const blobsBefore = (await filesUnder(path.join(storage, 'blobs'))).map((file) =>
         path.basename(file),
       );
-      expect(blobsBefore).toHaveLength(1);
+      expect(blobsBefore).toHaveLength(1 + samples);
 
       // A chunked upload that never finishes: the server is killed part-way.
       const url = new URL(first.url);
