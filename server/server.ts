@@ -154,7 +154,9 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
   functions.listening(url);
 
   // Sample calls point at recordings in storage: put them there through our own storage API,
-  // unless new workspaces get no sample calls (the test templates switch them off).
+  // unless new workspaces get no sample calls (the test templates switch them off). A stop does
+  // not wait for it: an upload cut short stores nothing, and the next start tries again.
+  let isStopping = false;
   const sampleRecordings = (async () => {
     const settings = await dependencies.db.query<{ enabled: boolean }>(
       'select enabled from private.sample_data_settings',
@@ -167,7 +169,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
       logger,
     });
   })().catch((error: unknown) => {
-    logger.warn(
+    logger[isStopping ? 'debug' : 'warn'](
       { err: error },
       'the sample recordings were not uploaded: sample calls will not play',
     );
@@ -198,31 +200,25 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
       });
       // Functions in flight finish first, while the server still answers the API they may call
       // (new calls get 503); then the listener closes, within what is left of the shutdown timeout.
-      // An upload of the sample recordings under way finishes first (a few small files).
-      const uploadsDone = Promise.race([
-        sampleRecordings,
-        new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs / 2).unref()),
-      ]);
-      const httpClosed = uploadsDone
-        .then(() => functions.drain(config.shutdownTimeoutMs))
-        .then(
-          () =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              // Keep-alive sockets become idle once their request ends: close them as they do.
-              const sweeper = setInterval(() => server.closeIdleConnections(), 25);
-              server.closeIdleConnections();
-              const remaining = Math.max(0, config.shutdownTimeoutMs - (Date.now() - stopping));
-              const deadline = setTimeout(() => {
-                logger.warn('shutdown timeout: closing the connections still open');
-                server.closeAllConnections();
-              }, remaining);
-              server.once('close', () => {
-                clearInterval(sweeper);
-                clearTimeout(deadline);
-              });
-            }),
-        );
+      isStopping = true;
+      const httpClosed = functions.drain(config.shutdownTimeoutMs).then(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // Keep-alive sockets become idle once their request ends: close them as they do.
+            const sweeper = setInterval(() => server.closeIdleConnections(), 25);
+            server.closeIdleConnections();
+            const remaining = Math.max(0, config.shutdownTimeoutMs - (Date.now() - stopping));
+            const deadline = setTimeout(() => {
+              logger.warn('shutdown timeout: closing the connections still open');
+              server.closeAllConnections();
+            }, remaining);
+            server.once('close', () => {
+              clearInterval(sweeper);
+              clearTimeout(deadline);
+            });
+          }),
+      );
       // Messages queued by requests still in flight wait in the outbox for the next start.
       // A send that outlasts the shutdown timeout is abandoned: its lease runs out and it is sent again.
       let senderDeadline: NodeJS.Timeout | undefined;
@@ -236,6 +232,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         }),
       ]).finally(() => clearTimeout(senderDeadline));
       closing = Promise.all([
+        sampleRecordings,
         realtimeClosed,
         senderStopped,
         httpClosed.then(() => storage.close()),
