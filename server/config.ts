@@ -130,7 +130,7 @@ const platformEnvironmentSchema = z.object({
     .max(1_000_000_000)
     .default(4_194_304),
   FUNCTIONS_DIR: optionalText,
-  FUNCTIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  FUNCTIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   FUNCTIONS_MAX_BODY_BYTES: z
     .string()
     .trim()
@@ -177,7 +177,10 @@ const environmentSchema = platformEnvironmentSchema
         message: 'must be at most 5gb with STORAGE_BACKEND=s3',
       });
     }
-    if (values.FUNCTIONS_TIMEOUT_MS >= values.IDLE_TIMEOUT_MS) {
+    if (
+      values.FUNCTIONS_TIMEOUT_MS !== undefined &&
+      values.FUNCTIONS_TIMEOUT_MS >= values.IDLE_TIMEOUT_MS
+    ) {
       // The connection would be closed as idle before the function's 504 could be sent.
       context.addIssue({
         code: 'custom',
@@ -405,6 +408,15 @@ export function loadConfig(
 }
 
 /**
+ * A function's time when FUNCTIONS_TIMEOUT_MS is not set: 60 s, or less when
+ * IDLE_TIMEOUT_MS is lower, leaving a tenth of it (at most 5 s) for the 504 to
+ * be written before the connection would be closed as idle.
+ */
+export function defaultFunctionsTimeoutMs(idleTimeoutMs: number): number {
+  return Math.min(60_000, idleTimeoutMs - Math.min(5_000, Math.floor(idleTimeoutMs / 10)));
+}
+
+/**
  * The functions folder: FUNCTIONS_DIR, else the sources (`supabase/functions`)
  * when the server runs from its TypeScript, or the build's bundles
  * (`dist/functions`, made by scripts/build-server.mjs) when it runs built.
@@ -420,7 +432,7 @@ function functionsConfig(
   return {
     dir,
     configFile: path.join(path.dirname(dir), 'config.toml'),
-    timeoutMs: values.FUNCTIONS_TIMEOUT_MS,
+    timeoutMs: values.FUNCTIONS_TIMEOUT_MS ?? defaultFunctionsTimeoutMs(values.IDLE_TIMEOUT_MS),
     maxBodyBytes: values.FUNCTIONS_MAX_BODY_BYTES,
   };
 }

@@ -81,23 +81,30 @@ export async function openPostgres(
   });
   probe.release();
 
-  let listener: pg.Client | undefined;
+  // One connection for every LISTEN, opened by the first caller: concurrent first
+  // calls share its promise instead of each opening one (and leaking all but the last).
+  let listener: Promise<pg.Client> | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  // A channel's LISTEN, until it has run: a second listener of the channel waits
+  // for it too, so no caller returns before its notifications can arrive.
+  const listening = new Map<string, Promise<unknown>>();
 
-  async function getListener(): Promise<pg.Client> {
-    if (listener) return listener;
-    const client = new pg.Client({
-      connectionString,
-      application_name: 'cervana-listen',
-      options: '-c TimeZone=UTC',
-    });
-    client.on('error', (error) => options.onError?.(error));
-    client.on('notification', (message) => {
-      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
-    });
-    await client.connect();
-    listener = client;
-    return client;
+  function getListener(): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({
+        connectionString,
+        application_name: 'cervana-listen',
+        options: '-c TimeZone=UTC',
+      });
+      client.on('error', (error) => options.onError?.(error));
+      client.on('notification', (message) => {
+        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      await client.connect();
+      return client;
+    })();
+    listener.catch(() => (listener = undefined));
+    return listener;
   }
 
   const queryable = wrap(pool);
@@ -168,20 +175,23 @@ export async function openPostgres(
       if (!channelHandlers) {
         channelHandlers = new Set();
         handlers.set(channel, channelHandlers);
-        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        listening.set(channel, client.query(`listen ${pg.escapeIdentifier(channel)}`));
       }
       channelHandlers.add(onNotify);
+      await listening.get(channel);
       return async () => {
         channelHandlers.delete(onNotify);
         if (channelHandlers.size === 0 && handlers.get(channel) === channelHandlers) {
           handlers.delete(channel);
+          listening.delete(channel);
           await client.query(`unlisten ${pg.escapeIdentifier(channel)}`);
         }
       };
     },
     async close() {
-      await listener?.end().catch(() => undefined);
+      const opened = listener;
       listener = undefined;
+      await opened?.then((client) => client.end()).catch(() => undefined);
       await pool.end();
     },
   };

@@ -122,6 +122,12 @@ describe('FUNCTIONS_* settings', () => {
       loadConfig({ FUNCTIONS_TIMEOUT_MS: '90000', IDLE_TIMEOUT_MS: '120000' }, { rootDir: '/' })
         .functions.timeoutMs,
     ).toBe(90_000);
+    // Left unset, it follows a lowered idle timeout instead of refusing to start.
+    expect(loadConfig({}, { rootDir: '/' }).functions.timeoutMs).toBe(60_000);
+    expect(loadConfig({ IDLE_TIMEOUT_MS: '1500' }, { rootDir: '/' }).functions.timeoutMs).toBe(
+      1350,
+    );
+    expect(loadConfig({ IDLE_TIMEOUT_MS: '100' }, { rootDir: '/' }).functions.timeoutMs).toBe(90);
     expect(() => loadConfig({ FUNCTIONS_MAX_BODY_BYTES: 'lots' }, { rootDir: '/' })).toThrow(
       /FUNCTIONS_MAX_BODY_BYTES/,
     );
