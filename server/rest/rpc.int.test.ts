@@ -22,6 +22,15 @@ describe('calling functions', () => {
     expect(result.data).toBe(42);
   });
 
+  it('runs a stable function returning a scalar once per call, with POST and GET', async () => {
+    const post = await rest.anon.rpc('runs_in_transaction');
+    expect(post.error).toBeNull();
+    expect(post.data).toBe(1);
+    const get = await rest.anon.rpc('runs_in_transaction', {}, { get: true });
+    expect(get.error).toBeNull();
+    expect(get.data).toBe(1);
+  });
+
   it('uses the default of an argument that is left out', async () => {
     const result = await rest.anon.rpc('add_default', { a: 1 });
     expect(result.error).toBeNull();

@@ -54,8 +54,11 @@ export function callSql(routine: Routine, args: CallArguments): string {
       break;
   }
   const call = `${fn}(${argumentList})`;
+  // OFFSET 0 keeps the call in its own subquery: pulled up into the statement,
+  // a stable function's call would be copied into each aggregate that reads the
+  // result (the row count and the body) and run twice.
   if (returnsScalar(routine))
-    return `SELECT pgrst_call.pgrst_scalar FROM ${from}LATERAL (SELECT ${call} pgrst_scalar) pgrst_call`;
+    return `SELECT pgrst_call.pgrst_scalar FROM ${from}LATERAL (SELECT ${call} pgrst_scalar OFFSET 0) pgrst_call`;
   return `SELECT pgrst_call.* FROM ${from}LATERAL ${call} pgrst_call`;
 }
 

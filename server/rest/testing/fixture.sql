@@ -53,6 +53,13 @@ create view public.cheap_books as select id, title, price, author_id from public
 
 create function public.add(a integer, b integer) returns integer language sql immutable as $$ select a + b $$;
 create function public.add_default(a integer, b integer default 10) returns integer language sql immutable as $$ select a + b $$;
+-- How many times it ran in this transaction, itself included: a scalar call must run once.
+create function public.runs_in_transaction() returns integer language plpgsql stable as $$
+begin
+  perform set_config('test.runs', (coalesce(nullif(current_setting('test.runs', true), ''), '0')::integer + 1)::text, true);
+  return current_setting('test.runs')::integer;
+end
+$$;
 create function public.books_by(author text) returns setof public.books language sql stable as $$
   select b.* from public.books b join public.authors a on a.id = b.author_id where a.name = author order by b.id
 $$;
