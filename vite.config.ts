@@ -15,6 +15,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // Which chunks each page needs: scripts/prerender.mjs reads it to preload them, then deletes it.
+    manifest: true,
   },
   server: {
     // `npm run dev`: the backend runs beside Vite and answers these paths.

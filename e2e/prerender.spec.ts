@@ -88,3 +88,38 @@ test('the page title follows client-side navigation', async ({ page }) => {
   await expect(page).toHaveTitle('Privacy policy — Cervana');
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/privacy-policy$/);
 });
+
+test("a signed-in page's shell lists its code and /config.json up front, and every file it lists is served", async ({
+  page,
+  request,
+}) => {
+  const preloadsOf = async (pathname: string) => {
+    const html = await (await request.get(pathname)).text();
+    return [...html.matchAll(/<link rel="(modulepreload|preload)"[^>]* href="([^"]+)"/g)].map(
+      (match) => match[2]!,
+    );
+  };
+  const dashboard = await preloadsOf('/dashboard');
+  expect(dashboard).toContain('/config.json');
+  expect(dashboard.some((href) => /\/assets\/portal-layout-[\w-]+\.js$/.test(href))).toBe(true);
+  expect(dashboard.some((href) => /\/assets\/dashboard-[\w-]+\.js$/.test(href))).toBe(true);
+  for (const href of new Set(dashboard)) {
+    expect((await request.get(href)).status(), href).toBe(200);
+  }
+  // Each page lists its own code: the calls page is not the overview.
+  const calls = await preloadsOf('/dashboard/calls');
+  expect(calls.some((href) => /\/assets\/dashboard-calls-[\w-]+\.js$/.test(href))).toBe(true);
+  expect(calls.some((href) => /\/assets\/dashboard-[A-Za-z0-9_]+\.js$/.test(href))).toBe(false);
+  // A call's page (any id) gets the shell with the portal's frame.
+  const call = await preloadsOf('/dashboard/calls/00000000-0000-4000-8000-000000000000');
+  expect(call.some((href) => /\/assets\/portal-layout-[\w-]+\.js$/.test(href))).toBe(true);
+
+  // The preloaded /config.json is the one the app reads: it is fetched once.
+  const configRequests: string[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/config.json') configRequests.push(sent.url());
+  });
+  await page.goto('/auth');
+  await expect(page.getByRole('heading', { level: 1, name: /sign in to cervana/i })).toBeVisible();
+  expect(configRequests).toHaveLength(1);
+});

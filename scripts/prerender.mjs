@@ -58,8 +58,9 @@ function withDeferredScripts(html) {
   return result.replace('</body>', `  <script>${bootstrap}</script>\n  </body>`);
 }
 
-function page({ head, body, prerendered }) {
+function page({ head, body, prerendered, preloads = [] }) {
   const html = template
+    .replace('</head>', `${preloads.map((link) => `  ${link}\n`).join('')}  </head>`)
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
     .replace(
       stylesheet[0],
@@ -74,7 +75,52 @@ function page({ head, body, prerendered }) {
   return prerendered ? withDeferredScripts(html) : html;
 }
 
-// The shell serves every page that is not prerendered (sign-in area): 'Loading...' until the app starts.
+// The pages that are not prerendered (sign-in and the signed-in area) start from the
+// shell, whose entry module alone would discover their code one import at a time:
+// the portal's frame, then the page, then the Supabase client after /config.json.
+// Each shell lists them up front instead, so they download while the entry runs.
+const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
+const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+const entryFiles = new Set([entryScript[1], ...modulePreloads.map((match) => match[1])]);
+
+/** The files of a module's chunk and of every chunk it imports statically, less the entry's. */
+function chunkFiles(key, found = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key} is not in the build manifest`);
+  const file = `/${chunk.file}`;
+  if (found.has(file) || entryFiles.has(file)) return found;
+  found.add(file);
+  for (const imported of chunk.imports ?? []) chunkFiles(imported, found);
+  return found;
+}
+
+const supabaseKey = Object.keys(manifest).find(
+  (key) => key.includes('node_modules/@supabase/supabase-js/') && manifest[key].isDynamicEntry,
+);
+if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own in the build');
+
+function shellPreloads(moduleKeys) {
+  const files = new Set();
+  for (const key of [...moduleKeys, supabaseKey]) chunkFiles(key, files);
+  return [
+    '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
+    ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
+  ];
+}
+
+const portal = 'src/app/portal-layout.tsx';
+/** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
+const shellPages = [
+  { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
+  { path: '/dashboard', modules: [portal, 'src/app/routes/dashboard.tsx'] },
+  { path: '/dashboard/calls', modules: [portal, 'src/app/routes/dashboard-calls.tsx'] },
+  { path: '/dashboard/connect', modules: [portal, 'src/app/routes/dashboard-connect.tsx'] },
+  { path: '/dashboard/settings', modules: [portal, 'src/app/routes/account-settings.tsx'] },
+  { path: '/partner-portal', modules: [portal, 'src/app/routes/partner-portal.tsx'] },
+  { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
+];
+
+// The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.
 const shellHead = [
   '<title>Cervana</title>',
   '<meta name="description" content="Cervana, the AI phone agent for customer success teams." />',
@@ -84,8 +130,21 @@ const shellBody =
   '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600">Loading...</p></div>';
 await writeFile(
   path.join(clientDir, 'shell.html'),
-  page({ head: shellHead, body: shellBody, prerendered: false }),
+  page({ head: shellHead, body: shellBody, prerendered: false, preloads: shellPreloads([portal]) }),
 );
+for (const entry of shellPages) {
+  const target = path.join(clientDir, entry.path.slice(1), 'index.html');
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(
+    target,
+    page({
+      head: shellHead,
+      body: shellBody,
+      prerendered: false,
+      preloads: shellPreloads(entry.modules),
+    }),
+  );
+}
 
 for (const entry of pages) {
   const rendered = await renderPage(entry.path);
@@ -117,4 +176,7 @@ await writeFile(
 );
 
 await rm(ssrDir, { recursive: true, force: true });
-console.log(`prerendered ${pages.length} pages, the shell, sitemap.xml and robots.txt`);
+await rm(path.dirname(manifestFile), { recursive: true, force: true });
+console.log(
+  `prerendered ${pages.length} pages, the shell and ${shellPages.length} shells with their page's code, sitemap.xml and robots.txt`,
+);
