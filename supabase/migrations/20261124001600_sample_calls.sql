@@ -213,8 +213,8 @@ on conflict (id) do nothing;
 -- the month, calls between 08:00 and 18:00 (most around midday), voicemails in
 -- the evening. Outcomes by call number (37·n mod 100, which visits every
 -- residue evenly): 70 % resolved, 15 % escalated, 8 % voicemail, 7 % missed;
--- the scenario among those of the outcome is random. A call's duration is its
--- recording's plus 0-5 s (the transcript keeps the recording's timing);
+-- the scenario among those of the outcome is random. A call lasts as long as
+-- its recording, in whole seconds rounded down as the player shows it;
 -- missed calls last 0 s and have no recording, transcript or summary. About
 -- a hundred callers, some calling often, from fictional numbers (555-01xx).
 -- A call that would end in the future moves one week back.
@@ -280,7 +280,6 @@ begin
       random() as pick,
       random() as t1,
       random() as t2,
-      random() as extra,
       floor(power(random(), 1.7) * 100)::integer as caller
     from spans s, generate_series(s.first_n + 1, s.last_n) as n
   ),
@@ -294,7 +293,7 @@ begin
       sc.transcript,
       sc.recording_path,
       case when n.outcome = 'missed' then 0
-        else ceil(sc.duration_ms / 1000.0)::integer + floor(n.extra * 6)::integer
+        else floor(sc.duration_ms / 1000.0)::integer
       end as duration_seconds,
       date_trunc('second', n.day + case
         when n.outcome = 'voicemail' then time '18:00' + n.t1 * interval '3 hours'

@@ -59,10 +59,14 @@ export function CallDetailFacts({ call }: { call: CallDetail }) {
         </Fact>
         <Fact label="Duration">{describeDuration(call.duration_seconds)}</Fact>
         <Fact label="From">
-          <span className="tabular-nums">{formatPhoneNumber(call.from_number)}</span>
+          <span className="whitespace-nowrap tabular-nums">
+            {formatPhoneNumber(call.from_number)}
+          </span>
         </Fact>
         <Fact label="To">
-          <span className="tabular-nums">{formatPhoneNumber(call.to_number)}</span>
+          <span className="whitespace-nowrap tabular-nums">
+            {formatPhoneNumber(call.to_number)}
+          </span>
         </Fact>
         <Fact label="Started" isWide>
           <time dateTime={call.started_at}>{formatCallStart(call.started_at)}</time>
