@@ -2,6 +2,7 @@ import './index.css';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadRoute } from './app/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('missing #root element');
@@ -14,6 +15,7 @@ if (container.dataset.prerendered === 'true') {
     window.requestIdleCallback(hydrate, { timeout: 300 });
   else window.setTimeout(hydrate, 0);
 } else {
-  // The shell (pages that are not prerendered) shows 'Loading...' until the app renders.
-  createRoot(container).render(<App />);
+  // The shell (pages that are not prerendered) shows 'Loading...' until the app renders,
+  // which it does with the page's code here, so nothing suspends on the way.
+  void preloadRoute(window.location.pathname).then(() => createRoot(container).render(<App />));
 }

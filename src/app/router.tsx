@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
 import { onDemand as onDemandComponent, type OnDemandComponent } from '@/lib/on-demand';
@@ -22,6 +22,11 @@ function onDemand(Page: OnDemandComponent, key: string): RouteObject['element'] 
       <Page />
     </Suspense>
   );
+}
+
+/** A route's `handle`: the code it renders, for preloadRoute. */
+function pageCode(page: OnDemandComponent): { page: OnDemandComponent } {
+  return { page };
 }
 
 /**
@@ -86,52 +91,88 @@ export const routes: RouteObject[] = [
         element: <MarketingLayout />,
         children: [
           { path: paths.home, element: <LandingPage /> },
-          { path: paths.partner, element: onDemand(PartnerPage, paths.partner) },
-          { path: paths.auth, element: onDemand(AuthPage, paths.auth) },
-          { path: paths.demo, element: onDemand(DemoPage, paths.demo) },
-          { path: paths.talkToSales, element: onDemand(TalkToSalesPage, paths.talkToSales) },
-          { path: paths.privacyPolicy, element: onDemand(PrivacyPolicyPage, paths.privacyPolicy) },
-          { path: '*', element: onDemand(NotFoundPage, '*') },
+          {
+            path: paths.partner,
+            element: onDemand(PartnerPage, paths.partner),
+            handle: pageCode(PartnerPage),
+          },
+          { path: paths.auth, element: onDemand(AuthPage, paths.auth), handle: pageCode(AuthPage) },
+          { path: paths.demo, element: onDemand(DemoPage, paths.demo), handle: pageCode(DemoPage) },
+          {
+            path: paths.talkToSales,
+            element: onDemand(TalkToSalesPage, paths.talkToSales),
+            handle: pageCode(TalkToSalesPage),
+          },
+          {
+            path: paths.privacyPolicy,
+            element: onDemand(PrivacyPolicyPage, paths.privacyPolicy),
+            handle: pageCode(PrivacyPolicyPage),
+          },
+          { path: '*', element: onDemand(NotFoundPage, '*'), handle: pageCode(NotFoundPage) },
         ],
       },
       {
         // The signed-in areas. Who may see each is decided here (RequireAuth, in SignedInPage).
         element: onDemand(PortalLayout, 'portal'),
+        handle: pageCode(PortalLayout),
         children: [
           {
             path: paths.dashboard,
             element: <SignedInPage page={DashboardPage} pageKey={paths.dashboard} />,
+            handle: pageCode(DashboardPage),
           },
           {
             path: paths.calls,
             element: <SignedInPage page={DashboardCallsPage} pageKey={paths.calls} />,
+            handle: pageCode(DashboardCallsPage),
           },
           {
             path: paths.callDetail,
             element: <SignedInPage page={DashboardCallPage} pageKey={paths.callDetail} />,
+            handle: pageCode(DashboardCallPage),
           },
           {
             path: paths.connectPhone,
             element: <SignedInPage page={DashboardConnectPage} pageKey={paths.connectPhone} />,
+            handle: pageCode(DashboardConnectPage),
           },
           {
             path: paths.accountSettings,
             element: <SignedInPage page={AccountSettingsPage} pageKey={paths.accountSettings} />,
+            handle: pageCode(AccountSettingsPage),
           },
           {
             // Any signed-in user: partners get the portal, others how to join.
             path: paths.partnerPortal,
             element: <SignedInPage page={PartnerPortalPage} pageKey={paths.partnerPortal} />,
+            handle: pageCode(PartnerPortalPage),
           },
           {
             path: paths.admin,
             element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
+            handle: pageCode(AdminPage),
           },
         ],
       },
     ],
   },
 ];
+
+/**
+ * Loads the code of every layout and page that `pathname` renders. The app
+ * renders a page that is not prerendered once they are here (their files are
+ * already on the way: the shell lists them), so it shows the page at once
+ * instead of suspending on each level in turn, where React holds back every
+ * revealed boundary a little to avoid flicker. A failed load settles this all
+ * the same: the page's boundary then shows the failure.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const pages = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const handle = route.handle as { page?: OnDemandComponent } | undefined;
+    return handle?.page ? [handle.page] : [];
+  });
+  await Promise.allSettled(pages.map((page) => page.preload()));
+}
 
 /**
  * Renders the route table (inside any router: browser, static or memory). Each
