@@ -138,6 +138,7 @@ export async function assertCanWrite(
   },
 ): Promise<void> {
   const { target, mode, caller, owner } = options;
+  if (caller.role === 'service_role') return assertServiceCanWrite(service, target, mode);
   try {
     await asCaller(service, c, caller, async (tx) => {
       await writeRow(tx, mode, target, {
@@ -152,6 +153,32 @@ export async function assertCanWrite(
   } catch (error) {
     if (!(error instanceof RollBack)) duplicateToConflict(error);
   }
+}
+
+/**
+ * The same refusals for the service role, which row-level security lets
+ * through: only a missing bucket, a taken name (create) or a missing object
+ * (update) would fail its write. One read answers them, instead of a
+ * transaction of four round trips that holds a connection (PGlite's only one)
+ * for a row it rolls back: the ingestion function signs an upload URL per call.
+ */
+async function assertServiceCanWrite(
+  service: StorageService,
+  target: ObjectTarget,
+  mode: WriteMode,
+): Promise<void> {
+  const { rows } = await service.db.query<{ bucket: boolean; taken: boolean }>(
+    `select exists (select 1 from storage.buckets where id = $1) as bucket,
+            exists (select 1 from storage.objects where bucket_id = $1 and name = $2) as taken`,
+    [target.bucketId, target.key],
+  );
+  const { bucket, taken } = rows[0]!;
+  if (mode === 'update') {
+    if (!taken) throw storageErrors.noSuchKey();
+    return;
+  }
+  if (!bucket) throw storageErrors.noSuchBucket();
+  if (mode === 'create' && taken) throw storageErrors.resourceExists();
 }
 
 /**

@@ -222,6 +222,25 @@ describe('signed upload URLs', () => {
     expect(await blobNames(server)).toEqual(blobsBefore);
   });
 
+  it('refuses the service role a URL for a taken name or a missing bucket, as a write would', async () => {
+    const before = await objectRows(server, bucket);
+    const taken = await admin.storage.from(bucket).createSignedUploadUrl('calls/rec-2.txt');
+    expect(taken.data).toBeNull();
+    expectStorageError(taken.error, { statusCode: '409', message: 'The resource already exists' });
+    // With upsert the name may be taken: the URL replaces the object.
+    const replacing = await admin.storage
+      .from(bucket)
+      .createSignedUploadUrl('calls/rec-2.txt', { upsert: true });
+    expect(replacing.error).toBeNull();
+    const nowhere = await admin.storage
+      .from(uniqueBucket('missing'))
+      .createSignedUploadUrl('a.txt');
+    expect(nowhere.data).toBeNull();
+    expectStorageError(nowhere.error, { statusCode: '404', message: 'Bucket not found' });
+    // Signing writes nothing.
+    expect(await objectRows(server, bucket)).toEqual(before);
+  });
+
   it('with upsert, the signed URL may replace the object', async () => {
     const key = 'incoming/replace.txt';
     await upload(admin, bucket, key, 'original');
