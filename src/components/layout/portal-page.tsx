@@ -10,7 +10,7 @@ export function PortalPage({
   children,
 }: {
   eyebrow: string;
-  title: string;
+  title: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;
   children?: ReactNode;

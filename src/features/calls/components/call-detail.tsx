@@ -23,10 +23,15 @@ function BackToCalls({ to }: { to: string }) {
   );
 }
 
-const titleOf = (call: Call) =>
-  call.direction === 'inbound'
-    ? `Call from ${formatPhoneNumber(call.from_number)}`
-    : `Call to ${formatPhoneNumber(call.to_number)}`;
+/** 'Call from +1 (312) 555-0121', the number kept on one line on a phone. */
+const titleOf = (call: Call) => (
+  <>
+    {call.direction === 'inbound' ? 'Call from ' : 'Call to '}
+    <span className="whitespace-nowrap">
+      {formatPhoneNumber(call.direction === 'inbound' ? call.from_number : call.to_number)}
+    </span>
+  </>
+);
 
 function CallHeading({ call }: { call: Call }) {
   return (
