@@ -18,6 +18,8 @@ export const LIVE_DEBOUNCE_MS = 500;
 export const LIVE_MAX_WAIT_MS = 2000;
 /** How long a new call stays highlighted. */
 export const NEW_CALL_HIGHLIGHT_MS = 15_000;
+/** The subscription waits for the page's first numbers, at most this long. */
+export const LIVE_START_WAIT_MS = 3000;
 
 /**
  * Each subscription gets its own topic: the client hands back a channel of the
@@ -76,43 +78,75 @@ export function useCallsLive(workspaceId: string | undefined): CallsLive {
     };
 
     const setState = (state: LiveState) => setConnection({ workspaceId, state });
-    void getSupabase()
-      .then((supabase) => {
-        if (isClosed) return;
-        channel = supabase
-          .channel(`calls:${workspaceId}:${(subscriptions += 1)}`)
-          .on(
-            'postgres_changes',
-            {
-              event: '*',
-              schema: 'public',
-              table: 'calls',
-              filter: `workspace_id=eq.${workspaceId}`,
-            },
-            (payload: RealtimePostgresChangesPayload<{ id?: unknown }>) => {
-              const id = insertedId(payload);
-              if (id) flagNew(id);
-              scheduleReload();
-            },
-          )
-          .subscribe((status) => {
-            if (isClosed) return;
-            if (status === 'SUBSCRIBED') {
-              // Back after a break: what arrived meanwhile was not pushed, so reload.
-              if (wasConnected) scheduleReload();
-              wasConnected = true;
-              setState('live');
-            } else {
-              setState(wasConnected ? 'reconnecting' : 'connecting');
-            }
-          });
-      })
-      .catch(() => {
-        if (!isClosed) setState('reconnecting');
+    const key = callsKeys.workspace(workspaceId);
+    // The numbers on the page were read before the subscription was live: a call stored
+    // in between was not pushed, so the first SUBSCRIBED reloads them as a reconnect does.
+    const hasData = () =>
+      queryClient.getQueriesData({ queryKey: key }).some(([, data]) => data !== undefined);
+
+    const subscribe = () => {
+      void getSupabase()
+        .then((supabase) => {
+          if (isClosed) return;
+          channel = supabase
+            .channel(`calls:${workspaceId}:${(subscriptions += 1)}`)
+            .on(
+              'postgres_changes',
+              {
+                event: '*',
+                schema: 'public',
+                table: 'calls',
+                filter: `workspace_id=eq.${workspaceId}`,
+              },
+              (payload: RealtimePostgresChangesPayload<{ id?: unknown }>) => {
+                const id = insertedId(payload);
+                if (id) flagNew(id);
+                scheduleReload();
+              },
+            )
+            .subscribe((status) => {
+              if (isClosed) return;
+              if (status === 'SUBSCRIBED') {
+                // Back after a break, or joined after the page read its numbers: what
+                // arrived meanwhile was not pushed, so reload.
+                if (wasConnected || hasData()) scheduleReload();
+                wasConnected = true;
+                setState('live');
+              } else {
+                setState(wasConnected ? 'reconnecting' : 'connecting');
+              }
+            });
+        })
+        .catch(() => {
+          if (!isClosed) setState('reconnecting');
+        });
+    };
+
+    // Join once the page's first requests are answered: a socket joining meanwhile
+    // (its token check and its row-level security plan) competes with them for the
+    // server, and the numbers are what the visitor came for.
+    let isStarted = false;
+    let stopWaiting: (() => void) | undefined;
+    const start = () => {
+      if (isStarted || isClosed) return;
+      isStarted = true;
+      stopWaiting?.();
+      clearTimeout(waitLimit);
+      subscribe();
+    };
+    const isSettled = () => queryClient.isFetching({ queryKey: key }) === 0;
+    const waitLimit = setTimeout(start, LIVE_START_WAIT_MS);
+    if (isSettled()) start();
+    else {
+      stopWaiting = queryClient.getQueryCache().subscribe(() => {
+        if (isSettled()) start();
       });
+    }
 
     return () => {
       isClosed = true;
+      stopWaiting?.();
+      clearTimeout(waitLimit);
       if (debounce) clearTimeout(debounce);
       for (const timer of highlightTimers) clearTimeout(timer);
       if (channel) {
