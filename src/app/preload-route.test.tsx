@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { inASignedOutBrowser } from '@/testing/signed-out-browser';
 import { AppRoutes, preloadRoute } from './router';
 
 /**
@@ -18,15 +19,7 @@ function renderAt(path: string) {
   );
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
-    String(input) === '/config.json'
-      ? Response.json({ url: 'http://127.0.0.1:9', anonKey: 'anon-key-for-tests' })
-      : Promise.reject(new TypeError('no network in unit tests')),
-  );
-});
-afterEach(() => vi.unstubAllGlobals());
+inASignedOutBrowser();
 
 describe('preloadRoute', () => {
   it("loads a signed-in page's frame and the page, which then render at once", async () => {

@@ -1,8 +1,9 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter, type RouteObject } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appRoutePatterns, isAppRoute, paths } from '@/config/paths';
 import { renderAsync } from '@/testing/render';
+import { inASignedOutBrowser } from '@/testing/signed-out-browser';
 import { AppRoutes, routes } from './router';
 
 function renderAt(path: string) {
@@ -38,16 +39,7 @@ const signedInPages = [
   paths.admin,
 ];
 
-/** Where the app lives: a backend that is up, and a browser with no session stored. */
-beforeEach(() => {
-  localStorage.clear();
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL) =>
-    String(input) === '/config.json'
-      ? Response.json({ url: 'http://127.0.0.1:9', anonKey: 'anon-key-for-tests' })
-      : Promise.reject(new TypeError('no network in unit tests')),
-  );
-});
-afterEach(() => vi.unstubAllGlobals());
+inASignedOutBrowser();
 
 describe('the route table', () => {
   it('holds every page of the spec plus the not-found page, and nothing else', () => {
