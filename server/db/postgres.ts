@@ -90,7 +90,8 @@ export async function openPostgres(
   const listening = new Map<string, Promise<unknown>>();
 
   function getListener(): Promise<pg.Client> {
-    listener ??= (async () => {
+    if (listener) return listener;
+    const opening = (async () => {
       const client = new pg.Client({
         connectionString,
         application_name: 'cervana-listen',
@@ -103,8 +104,12 @@ export async function openPostgres(
       await client.connect();
       return client;
     })();
-    listener.catch(() => (listener = undefined));
-    return listener;
+    // A connection that failed to open is not kept: the next caller tries again.
+    opening.catch(() => {
+      if (listener === opening) listener = undefined;
+    });
+    listener = opening;
+    return opening;
   }
 
   const queryable = wrap(pool);
@@ -175,7 +180,15 @@ export async function openPostgres(
       if (!channelHandlers) {
         channelHandlers = new Set();
         handlers.set(channel, channelHandlers);
-        listening.set(channel, client.query(`listen ${pg.escapeIdentifier(channel)}`));
+        const started = client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        listening.set(channel, started);
+        // A LISTEN that failed leaves nothing behind: the next listen() of the channel runs it again.
+        started.catch(() => {
+          if (handlers.get(channel) === channelHandlers) {
+            handlers.delete(channel);
+            listening.delete(channel);
+          }
+        });
       }
       channelHandlers.add(onNotify);
       await listening.get(channel);
