@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createUser, uniqueEmail, type CreatedUser } from './auth-support';
 import { accountMenu, expectDashboard, signIn, signInUrlFor, storedSession } from './auth-pages';
-import { phoneAndDesktop } from './support';
+import { followPortalLink, phoneAndDesktop } from './support';
 
 /** /dashboard/settings: the profile, the password, and signing out of this device, the others, or all. */
 
@@ -47,10 +47,7 @@ for (const viewport of phoneAndDesktop) {
       await expect(page.getByText('Profile saved.')).toBeVisible();
       await expect(accountMenu(page, 'Annie J. Easley')).toBeVisible();
 
-      await page
-        .getByRole('navigation', { name: 'Account areas' })
-        .getByRole('link', { name: 'Overview' })
-        .click();
+      await followPortalLink(page, 'Overview');
       await expectDashboard(page, { fullName: 'Annie J. Easley', company: 'Glenn Research' });
       // Saved on the server, not just in this tab.
       await page.reload();

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { appUrl, createUser, uniqueEmail } from './auth-support';
+import { followPortalLink } from './support';
 import {
   expectDashboard,
   signIn,
@@ -29,10 +30,7 @@ test('a session outlives its first access token: the client refreshes it and the
   const firstExpiry = first!.claims.exp!;
   expect(firstExpiry - first!.claims.iat!).toBe(100);
 
-  await page
-    .getByRole('navigation', { name: 'Account areas' })
-    .getByRole('link', { name: 'Settings' })
-    .click();
+  await followPortalLink(page, 'Account settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Account settings' })).toBeVisible();
 
   // Wait out the first token, a few seconds past its expiry.

@@ -12,7 +12,7 @@ import {
   waitForMail,
 } from './auth-support';
 import { axeViolations } from './axe';
-import { collectErrors } from './support';
+import { collectErrors, followPortalLink } from './support';
 
 /**
  * The customer dashboard (issue 15), end to end against the built app and a
@@ -281,7 +281,7 @@ async function openFilters(page: Page): Promise<void> {
 
 /** Clicks a link of the portal's navigation (client-side, no reload). */
 async function navigate(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Account areas' }).getByRole('link', { name }).click();
+  await followPortalLink(page, name);
 }
 
 function sign(secret: string, body: string, at = Math.floor(Date.now() / 1000)): string {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, uniqueEmail } from './auth-support';
 import { expectDashboard, signIn, submitSignIn } from './auth-pages';
-import { collectErrors, phoneAndDesktop } from './support';
+import { collectErrors, followPortalLink, phoneAndDesktop } from './support';
 
 /**
  * Security issue 24, finding 8: a crafted `?next=` must not send a signed-in
@@ -110,12 +110,11 @@ test.describe('a page that fails', () => {
     await signIn(page, user);
     await expectDashboard(page);
     await failPageCode(page, 'account-settings');
-    const areas = page.getByRole('navigation', { name: 'Account areas' });
-    await areas.getByRole('link', { name: 'Settings' }).click();
+    await followPortalLink(page, 'Account settings');
 
     await expectErrorPage(page);
     await expect(page).toHaveURL('/dashboard/settings');
-    await areas.getByRole('link', { name: 'Overview' }).click();
+    await followPortalLink(page, 'Overview');
     await expectDashboard(page);
   });
 

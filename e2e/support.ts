@@ -60,3 +60,16 @@ export async function scrollThrough(page: Page): Promise<void> {
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
+
+/**
+ * Follows a link of the signed-in area's menu: a column beside the page from
+ * 1024 px, behind the Menu button below (opened first when it is there).
+ */
+export async function followPortalLink(page: Page, name: string): Promise<void> {
+  const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+  if (await menuButton.isVisible()) {
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  }
+  await page.getByRole('navigation', { name: 'Account areas' }).getByRole('link', { name }).click();
+}

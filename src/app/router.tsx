@@ -56,6 +56,10 @@ const DashboardPage = onDemandComponent(() => import('./routes/dashboard'));
 const DashboardCallsPage = onDemandComponent(() => import('./routes/dashboard-calls'));
 const DashboardCallPage = onDemandComponent(() => import('./routes/dashboard-call'));
 const DashboardConnectPage = onDemandComponent(() => import('./routes/dashboard-connect'));
+const DashboardAgentPage = onDemandComponent(() => import('./routes/dashboard-agent'));
+const DashboardNumbersPage = onDemandComponent(() => import('./routes/dashboard-numbers'));
+const DashboardKnowledgePage = onDemandComponent(() => import('./routes/dashboard-knowledge'));
+const DashboardTeamPage = onDemandComponent(() => import('./routes/dashboard-team'));
 const AccountSettingsPage = onDemandComponent(() => import('./routes/account-settings'));
 const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
@@ -74,6 +78,10 @@ export const onDemandPages: OnDemandComponent[] = [
   DashboardCallsPage,
   DashboardCallPage,
   DashboardConnectPage,
+  DashboardAgentPage,
+  DashboardNumbersPage,
+  DashboardKnowledgePage,
+  DashboardTeamPage,
   AccountSettingsPage,
   AdminPage,
   DemoPage,
@@ -135,6 +143,26 @@ export const routes: RouteObject[] = [
             path: paths.connectPhone,
             element: <SignedInPage page={DashboardConnectPage} pageKey={paths.connectPhone} />,
             handle: pageCode(DashboardConnectPage),
+          },
+          {
+            path: paths.agent,
+            element: <SignedInPage page={DashboardAgentPage} pageKey={paths.agent} />,
+            handle: pageCode(DashboardAgentPage),
+          },
+          {
+            path: paths.phoneNumbers,
+            element: <SignedInPage page={DashboardNumbersPage} pageKey={paths.phoneNumbers} />,
+            handle: pageCode(DashboardNumbersPage),
+          },
+          {
+            path: paths.knowledge,
+            element: <SignedInPage page={DashboardKnowledgePage} pageKey={paths.knowledge} />,
+            handle: pageCode(DashboardKnowledgePage),
+          },
+          {
+            path: paths.team,
+            element: <SignedInPage page={DashboardTeamPage} pageKey={paths.team} />,
+            handle: pageCode(DashboardTeamPage),
           },
           {
             path: paths.accountSettings,

@@ -67,6 +67,30 @@ export const pageMeta = {
     'Send your phone system’s calls to Cervana.',
     false,
   ),
+  agent: page(
+    paths.agent,
+    'Agent settings — Cervana',
+    'How your phone agent answers: greeting, voice, languages, hours and hand-offs.',
+    false,
+  ),
+  phoneNumbers: page(
+    paths.phoneNumbers,
+    'Phone numbers — Cervana',
+    'The numbers your phone agent answers, and which agent answers each.',
+    false,
+  ),
+  knowledge: page(
+    paths.knowledge,
+    'Knowledge — Cervana',
+    'The documents your phone agent answers from.',
+    false,
+  ),
+  team: page(
+    paths.team,
+    'Team and workspace — Cervana',
+    'Who in your team can see your calls, and your workspace’s name and time zone.',
+    false,
+  ),
   accountSettings: page(
     paths.accountSettings,
     'Account settings — Cervana',

@@ -1,9 +1,9 @@
 import { PortalPage } from '@/components/layout/portal-page';
 import { useCallsLive } from '@/features/calls/api/use-calls-live';
-import { useWorkspace } from '@/features/calls/api/workspace';
+import { useWorkspace } from '@/lib/workspace/workspace';
 import { CallsBrowser } from '@/features/calls/components/calls-browser';
 import { LiveIndicator } from '@/features/calls/components/live-indicator';
-import { WorkspaceGate } from '@/features/calls/components/workspace-gate';
+import { WorkspaceGate } from '@/components/data/workspace-gate';
 import { estimateCallSavings } from '../estimate-call-savings';
 
 export default function DashboardCallsPage() {

@@ -1,9 +1,9 @@
 import { PortalPage } from '@/components/layout/portal-page';
 import { useCallsLive } from '@/features/calls/api/use-calls-live';
-import { useWorkspace } from '@/features/calls/api/workspace';
+import { useWorkspace } from '@/lib/workspace/workspace';
 import { CallsOverview } from '@/features/calls/components/calls-overview';
 import { LiveIndicator } from '@/features/calls/components/live-indicator';
-import { WorkspaceGate } from '@/features/calls/components/workspace-gate';
+import { WorkspaceGate } from '@/components/data/workspace-gate';
 import { profileOf } from '@/lib/auth/user-profile';
 import { useAuth } from '@/lib/auth/use-auth';
 import { SAVINGS_BASIS, estimateCallSavings } from '../estimate-call-savings';

@@ -1,5 +1,6 @@
 import type { User } from '@supabase/supabase-js';
-import type { ReactNode } from 'react';
+import { Menu, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Container } from '@/components/ui/container';
 import { paths } from '@/config/paths';
@@ -11,71 +12,157 @@ import { Logo } from './logo';
 
 interface PortalLink {
   label: string;
-  /** A shorter label for phones, so the menu fits on one line there. */
-  shortLabel?: string;
   to: string;
   roles: Role[];
   /** Also current on the pages below it (a call's page is under Calls). */
   hasChildren?: boolean;
 }
 
-const PORTAL_LINKS: PortalLink[] = [
-  { label: 'Overview', to: paths.dashboard, roles: ['customer', 'admin'] },
-  { label: 'Calls', to: paths.calls, roles: ['customer', 'admin'], hasChildren: true },
+interface PortalGroup {
+  label: string;
+  links: PortalLink[];
+}
+
+const CUSTOMER: Role[] = ['customer', 'admin'];
+
+/** The signed-in area's one menu, in the order a customer needs it. */
+const PORTAL_GROUPS: PortalGroup[] = [
   {
-    label: 'Connect phone system',
-    shortLabel: 'Connect',
-    to: paths.connectPhone,
-    roles: ['customer', 'admin'],
+    label: 'Calls',
+    links: [
+      { label: 'Overview', to: paths.dashboard, roles: CUSTOMER },
+      { label: 'Calls', to: paths.calls, roles: CUSTOMER, hasChildren: true },
+    ],
   },
-  { label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] },
-  { label: 'Admin', to: paths.admin, roles: ['admin'] },
   {
-    label: 'Account settings',
-    shortLabel: 'Settings',
-    to: paths.accountSettings,
-    roles: ['customer', 'partner', 'admin'],
+    label: 'Workspace',
+    links: [
+      { label: 'Agent', to: paths.agent, roles: CUSTOMER },
+      { label: 'Phone numbers', to: paths.phoneNumbers, roles: CUSTOMER },
+      { label: 'Knowledge', to: paths.knowledge, roles: CUSTOMER },
+      { label: 'Team', to: paths.team, roles: CUSTOMER },
+      { label: 'Connect phone system', to: paths.connectPhone, roles: CUSTOMER },
+    ],
+  },
+  {
+    label: 'Cervana',
+    links: [
+      { label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] },
+      { label: 'Admin', to: paths.admin, roles: ['admin'] },
+    ],
+  },
+  {
+    label: 'You',
+    links: [
+      {
+        label: 'Account settings',
+        to: paths.accountSettings,
+        roles: ['customer', 'partner', 'admin'],
+      },
+    ],
   },
 ];
 
+/** The groups and links a role sees (groups left empty are dropped). */
+export function portalMenuFor(role: Role): PortalGroup[] {
+  return PORTAL_GROUPS.map((group) => ({
+    ...group,
+    links: group.links.filter((link) => link.roles.includes(role)),
+  })).filter((group) => group.links.length > 0);
+}
+
 const linkStyles = ({ isActive }: { isActive: boolean }) =>
   cn(
-    'rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors',
+    'flex min-h-11 items-center rounded-lg px-3 text-sm font-medium transition-colors lg:min-h-9',
     isActive ? 'bg-azure-50 text-azure-800' : 'text-ink-700 hover:bg-sand-100 hover:text-ink-900',
   );
 
-/** The frame of the signed-in areas: their navigation and the account menu. */
+/**
+ * The frame of the signed-in areas: one menu of every area (a column beside
+ * the page from 1024 px, a sheet behind the Menu button below), the account
+ * menu, and the footer.
+ */
 export function PortalShell({ user, children }: { user: User | null; children: ReactNode }) {
-  const role = roleOf(user);
-  const links = user ? PORTAL_LINKS.filter((link) => link.roles.includes(role)) : [];
+  const groups = user ? portalMenuFor(roleOf(user)) : [];
+  const [isOpen, setIsOpen] = useState(false);
+  const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!isOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setIsOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [isOpen]);
+
   return (
     <div className="flex min-h-dvh flex-col bg-sand-50">
       <header className="sticky top-0 z-50 border-b border-sand-200 bg-white">
         <Container className="flex h-16 items-center justify-between gap-4">
           <Logo />
-          {user ? <AccountMenu user={user} /> : null}
+          <div className="flex items-center gap-2">
+            {groups.length > 0 ? (
+              <button
+                ref={buttonRef}
+                type="button"
+                aria-expanded={isOpen}
+                aria-controls={menuId}
+                onClick={() => setIsOpen((open) => !open)}
+                className="inline-flex h-10 items-center gap-2 rounded-lg border border-sand-200 px-3 text-sm font-semibold text-ink-900 hover:bg-sand-100 lg:hidden"
+              >
+                {isOpen ? (
+                  <X aria-hidden="true" className="size-4" />
+                ) : (
+                  <Menu aria-hidden="true" className="size-4" />
+                )}
+                Menu
+              </button>
+            ) : null}
+            {user ? <AccountMenu user={user} /> : null}
+          </div>
         </Container>
-        {links.length > 0 ? (
-          <Container>
-            <nav aria-label="Account areas" className="-mx-2 flex gap-1 overflow-x-auto pb-2">
-              {links.map((link) => (
-                <NavLink key={link.to} to={link.to} end={!link.hasChildren} className={linkStyles}>
-                  {link.shortLabel ? (
-                    <>
-                      <span className="sm:hidden">{link.shortLabel}</span>
-                      <span className="hidden sm:inline">{link.label}</span>
-                    </>
-                  ) : (
-                    link.label
-                  )}
-                </NavLink>
-              ))}
-            </nav>
-          </Container>
-        ) : null}
       </header>
-      <div id="main" className="flex-1">
-        {children}
+      <div className="mx-auto flex w-full max-w-[1600px] flex-1">
+        {groups.length > 0 ? (
+          <nav
+            id={menuId}
+            aria-label="Account areas"
+            className={cn(
+              'fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-5 py-4',
+              'lg:sticky lg:top-16 lg:block lg:h-[calc(100dvh-4rem)] lg:w-60 lg:shrink-0 lg:border-t-0 lg:border-r lg:bg-transparent lg:px-4 lg:py-8',
+              isOpen ? 'block' : 'hidden',
+            )}
+          >
+            {groups.map((group) => (
+              <div key={group.label} className="mb-5 last:mb-0">
+                <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-ink-600 uppercase">
+                  {group.label}
+                </p>
+                <ul className="grid gap-0.5">
+                  {group.links.map((link) => (
+                    <li key={link.to}>
+                      <NavLink
+                        to={link.to}
+                        end={!link.hasChildren}
+                        className={linkStyles}
+                        onClick={() => setIsOpen(false)}
+                      >
+                        {link.label}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+        ) : null}
+        <div id="main" className="min-w-0 flex-1">
+          {children}
+        </div>
       </div>
       <footer className="border-t border-sand-200 bg-white">
         <Container className="flex flex-wrap items-center justify-between gap-3 py-5 text-sm text-ink-600">

@@ -11,7 +11,7 @@ import { CallDetailExtracted } from './call-detail-extracted';
 import { CallDetailFacts, formatCallStart } from './call-detail-facts';
 import { CallDetailMedia } from './call-detail-media';
 import { CallDetailSkeleton } from './call-detail-skeleton';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 import { formatPhoneNumber } from '../model/phone-number';
 
 function BackToCalls({ to }: { to: string }) {

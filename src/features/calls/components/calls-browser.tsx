@@ -2,7 +2,7 @@ import { useCallKpis } from '../api/call-kpis';
 import { useCallPage } from '../api/list-calls';
 import { useRetryFailedCalls } from '../api/use-retry-calls';
 import type { CallsLive } from '../api/use-calls-live';
-import type { Workspace } from '../api/workspace';
+import type { Workspace } from '@/lib/workspace/workspace';
 import { clearedFilters, describePeriod, hasNarrowingFilters, periodRange } from '../model/filters';
 import { formatCount, type EstimateSavings } from '../model/kpis';
 import { CallFiltersPanel } from './call-filters';
@@ -13,7 +13,7 @@ import { CallsListSkeleton } from './calls-skeletons';
 import { CallsTable } from './calls-table';
 import { ExportCsvButton } from './export-csv-button';
 import { KpiStrip } from './kpi-strip';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 import { useCallFilters, useCallsQueryArgs } from './use-call-filters';
 
 /**

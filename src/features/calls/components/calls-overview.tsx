@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 import { useCallKpis } from '../api/call-kpis';
 import { useRetryFailedCalls } from '../api/use-retry-calls';
 import type { CallsLive } from '../api/use-calls-live';
-import type { Workspace } from '../api/workspace';
+import type { Workspace } from '@/lib/workspace/workspace';
 import {
   callFiltersSearch,
   clearedFilters,
@@ -19,7 +19,7 @@ import type { EstimateSavings } from '../model/kpis';
 import { CallsEmpty } from './calls-empty';
 import { KpiCards, KpiCardsSkeleton } from './kpi-cards';
 import { PeriodPicker } from './period-picker';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 import { RecentCalls } from './recent-calls';
 import { SampleDataBanner } from './sample-data-banner';
 import { TrendsSection } from './trends-section';

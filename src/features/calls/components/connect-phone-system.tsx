@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PortalPage } from '@/components/layout/portal-page';
 import { ingestionEndpointQuery } from '../api/ingestion';
-import { useWorkspace, type Workspace } from '../api/workspace';
+import { useWorkspace, type Workspace } from '@/lib/workspace/workspace';
 import { ConnectCopyField } from './connect-copy-field';
 import { ConnectCurlExample } from './connect-curl-example';
 import { ConnectSecret } from './connect-secret';
 import { ConnectSignature } from './connect-signature';
-import { QueryError } from './query-error';
-import { WorkspaceGate } from './workspace-gate';
+import { QueryError } from '@/components/data/query-error';
+import { WorkspaceGate } from '@/components/data/workspace-gate';
 
 function Endpoint({ workspace, endpoint }: { workspace: Workspace; endpoint: string }) {
   return (

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ingestionStatusQuery, type IngestionStatus } from '../api/ingestion';
-import type { Workspace } from '../api/workspace';
+import type { Workspace } from '@/lib/workspace/workspace';
 import { ConnectSecret } from './connect-secret';
 
 const workspace: Workspace = {

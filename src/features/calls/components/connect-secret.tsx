@@ -5,9 +5,9 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ingestionStatusQuery, rotateIngestionSecret } from '../api/ingestion';
-import type { Workspace } from '../api/workspace';
+import type { Workspace } from '@/lib/workspace/workspace';
 import { ConnectCopyField } from './connect-copy-field';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',

@@ -5,7 +5,7 @@ import type { CallsLive } from '../api/use-calls-live';
 import type { CallsQueryArgs } from '../model/filters';
 import { CallList } from './call-list';
 import { CallsListSkeleton } from './calls-skeletons';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 
 export const RECENT_CALLS = 5;
 

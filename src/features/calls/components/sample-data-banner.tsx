@@ -7,7 +7,7 @@ import { showToast } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { useClearSampleCalls } from '../api/clear-sample-calls';
 import { useSampleState } from '../api/sample-calls';
-import type { Workspace } from '../api/workspace';
+import type { Workspace } from '@/lib/workspace/workspace';
 import { formatCount } from '../model/kpis';
 
 /**

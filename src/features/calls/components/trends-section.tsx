@@ -6,7 +6,7 @@ import { formatCount, formatRate } from '../model/kpis';
 import { callsOfDay, type TrendDay } from '../model/trends';
 import { CallsPerDayChart } from './calls-per-day-chart';
 import { TrendsSkeleton } from './calls-skeletons';
-import { QueryError } from './query-error';
+import { QueryError } from '@/components/data/query-error';
 import { ResolutionRateChart } from './resolution-rate-chart';
 
 function rateOf(days: TrendDay[]): number | null {

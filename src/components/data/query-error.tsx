@@ -20,7 +20,7 @@ export function QueryError({
       <p className="flex items-start gap-2">
         <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>
-          We could not load {what}. Check your connection and try again; your calls are safe.
+          We could not load {what}. Check your connection and try again; nothing you saved is lost.
         </span>
       </p>
       <Button

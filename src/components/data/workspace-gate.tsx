@@ -1,8 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { Workspace } from '../api/workspace';
-import { QueryError } from './query-error';
+import type { Workspace } from '@/lib/workspace/workspace';
+import { QueryError } from '@/components/data/query-error';
 
 /**
  * Shows the calls pages once the signed-in user's workspace is known: a

@@ -1,0 +1,21 @@
+import { WorkspaceGate } from '@/components/data/workspace-gate';
+import { PortalPage } from '@/components/layout/portal-page';
+import { TeamSettings } from '@/features/team/components/team-settings';
+import { useWorkspace } from '@/lib/workspace/workspace';
+
+export default function DashboardTeamPage() {
+  const workspace = useWorkspace();
+  return (
+    <PortalPage
+      eyebrow="Workspace"
+      title="Team and workspace"
+      description={
+        <p>Who in your team can see your calls, and your workspace’s name and time zone.</p>
+      }
+    >
+      <WorkspaceGate workspace={workspace}>
+        {(current) => <TeamSettings workspace={current} />}
+      </WorkspaceGate>
+    </PortalPage>
+  );
+}
