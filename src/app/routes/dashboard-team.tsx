@@ -1,6 +1,7 @@
 import { WorkspaceGate } from '@/components/data/workspace-gate';
 import { PortalPage } from '@/components/layout/portal-page';
 import { TeamSettings } from '@/features/team/components/team-settings';
+import { WorkspaceDetails } from '@/features/team/components/workspace-details';
 import { useWorkspace } from '@/lib/workspace/workspace';
 
 export default function DashboardTeamPage() {
@@ -14,7 +15,12 @@ export default function DashboardTeamPage() {
       }
     >
       <WorkspaceGate workspace={workspace}>
-        {(current) => <TeamSettings workspace={current} />}
+        {(current) => (
+          <div className="grid gap-8">
+            <WorkspaceDetails workspace={current} />
+            <TeamSettings workspace={current} />
+          </div>
+        )}
       </WorkspaceGate>
     </PortalPage>
   );

@@ -1,0 +1,5 @@
+import type { Workspace } from '@/lib/workspace/workspace';
+
+export function WorkspaceDetails({ workspace }: { workspace: Workspace }) {
+  return <p>{workspace.name}</p>;
+}
