@@ -296,11 +296,12 @@ describe('the tables', () => {
       .select('id')
       .single();
     const e164 = `+1415${String(Date.now()).slice(-7)}`;
-    const { data: number, error } = await owner.client
-      .from('phone_numbers')
-      .insert({ workspace_id: owner.workspaceId, e164, label: 'Support', agent_id: agent!.id })
-      .select('id')
-      .single();
+    const { data: number, error } = await owner.client.rpc('add_phone_number', {
+      p_workspace_id: owner.workspaceId,
+      p_e164: e164,
+      p_label: 'Support',
+      p_agent_id: agent!.id,
+    });
     expect(error).toBeNull();
 
     const ingest = async (body: Record<string, unknown>) => {
@@ -320,11 +321,11 @@ describe('the tables', () => {
       return rows[0]!;
     };
     expect(await ingest(callBody({ direction: 'inbound', to: e164 }))).toEqual({
-      phone_number_id: number!.id,
+      phone_number_id: (number as { id: string }).id,
       agent_id: agent!.id,
     });
     expect(await ingest(callBody({ direction: 'outbound', from: e164 }))).toEqual({
-      phone_number_id: number!.id,
+      phone_number_id: (number as { id: string }).id,
       agent_id: agent!.id,
     });
     const { rows: defaults } = await server.db.query<{ id: string }>(
@@ -338,15 +339,21 @@ describe('the tables', () => {
 
     // A number's agent belongs to the same workspace.
     const other = await ownerWithSecret(server, 'Otto Other');
-    const crossed = await other.client
-      .from('phone_numbers')
-      .insert({ workspace_id: other.workspaceId, e164: '+442079460000', agent_id: agent!.id });
-    expect(crossed.error?.code).toBe('23503');
+    const crossed = await other.client.rpc('add_phone_number', {
+      p_workspace_id: other.workspaceId,
+      p_e164: '+442079460000',
+      p_label: null,
+      p_agent_id: agent!.id,
+    });
+    expect(crossed.error).toMatchObject({ code: '22023', details: 'agent_id' });
     // A member does not manage numbers.
     const member = await addMember(server, owner.workspaceId, 'Mia Member', 'member');
-    const byMember = await member.client
-      .from('phone_numbers')
-      .insert({ workspace_id: owner.workspaceId, e164: '+442079460001' });
+    const byMember = await member.client.rpc('add_phone_number', {
+      p_workspace_id: owner.workspaceId,
+      p_e164: '+442079460001',
+      p_label: null,
+      p_agent_id: agent!.id,
+    });
     expect(byMember.error?.code).toBe('42501');
   });
 });

@@ -225,7 +225,7 @@ export async function check(): Promise<void> {
   const { data: role } = await supabase.rpc('workspace_role', { workspace_id: 'x' });
   const roleText: string | null = role;
   const status: Enums<'call_status'> = Constants.public.Enums.call_status[0];
-  const row: Tables<'workspaces'> = { id: '', name: '', created_by: null, created_at: '', updated_at: '' };
+  const row: Tables<'workspaces'> = { id: '', name: '', created_by: null, created_at: '', updated_at: '', time_zone: 'UTC' };
   const rename: TablesUpdate<'workspaces'> = { name: 'New name' };
   const add: TablesInsert<'workspace_members'> = { workspace_id: '', user_id: '' };
   // @ts-expect-error workspace_id and user_id are required

@@ -11,29 +11,121 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
-      agents: {
+      agent_versions: {
         Row: {
-          created_at: string
-          id: string
-          name: string
-          updated_at: string
+          agent_id: string
+          changed_at: string
+          changed_by: string | null
+          restored_from: number | null
+          settings: Json
+          version: number
           workspace_id: string
         }
         Insert: {
-          created_at?: string
-          id?: string
-          name: string
-          updated_at?: string
+          agent_id: string
+          changed_at?: string
+          changed_by?: string | null
+          restored_from?: number | null
+          settings: Json
+          version: number
           workspace_id: string
         }
         Update: {
-          created_at?: string
-          id?: string
-          name?: string
-          updated_at?: string
+          agent_id?: string
+          changed_at?: string
+          changed_by?: string | null
+          restored_from?: number | null
+          settings?: Json
+          version?: number
           workspace_id?: string
         }
         Relationships: [
+          {
+            foreignKeyName: "agent_versions_agent_id_fkey"
+            columns: ["agent_id"]
+            isOneToOne: false
+            referencedRelation: "agents"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "agent_versions_changed_by_fkey"
+            columns: ["changed_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "agent_versions_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      agents: {
+        Row: {
+          after_hours: string
+          after_hours_forward_to: string | null
+          business_hours: Json
+          created_at: string
+          escalation_email: string | null
+          escalation_phone: string | null
+          escalation_triggers: string[]
+          greeting: string
+          id: string
+          languages: string[]
+          name: string
+          updated_at: string
+          updated_by: string | null
+          version: number
+          voice: string
+          workspace_id: string
+        }
+        Insert: {
+          after_hours?: string
+          after_hours_forward_to?: string | null
+          business_hours?: Json
+          created_at?: string
+          escalation_email?: string | null
+          escalation_phone?: string | null
+          escalation_triggers?: string[]
+          greeting?: string
+          id?: string
+          languages?: string[]
+          name: string
+          updated_at?: string
+          updated_by?: string | null
+          version?: number
+          voice?: string
+          workspace_id: string
+        }
+        Update: {
+          after_hours?: string
+          after_hours_forward_to?: string | null
+          business_hours?: Json
+          created_at?: string
+          escalation_email?: string | null
+          escalation_phone?: string | null
+          escalation_triggers?: string[]
+          greeting?: string
+          id?: string
+          languages?: string[]
+          name?: string
+          updated_at?: string
+          updated_by?: string | null
+          version?: number
+          voice?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "agents_updated_by_fkey"
+            columns: ["updated_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "agents_workspace_id_fkey"
             columns: ["workspace_id"]
@@ -715,6 +807,7 @@ export type Database = {
           created_by: string | null
           id: string
           name: string
+          time_zone: string
           updated_at: string
         }
         Insert: {
@@ -722,6 +815,7 @@ export type Database = {
           created_by?: string | null
           id?: string
           name: string
+          time_zone?: string
           updated_at?: string
         }
         Update: {
@@ -729,6 +823,7 @@ export type Database = {
           created_by?: string | null
           id?: string
           name?: string
+          time_zone?: string
           updated_at?: string
         }
         Relationships: []
@@ -738,6 +833,29 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      add_phone_number: {
+        Args: {
+          p_agent_id: string
+          p_e164: string
+          p_label: string
+          p_workspace_id: string
+        }
+        Returns: {
+          agent_id: string | null
+          created_at: string
+          e164: string
+          id: string
+          label: string | null
+          updated_at: string
+          workspace_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "phone_numbers"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       book_demo: {
         Args: {
           company: string
@@ -853,13 +971,30 @@ export type Database = {
       mfa_satisfied: { Args: never; Returns: boolean }
       my_workspace_ids: { Args: never; Returns: string[] }
       record_referral_click: { Args: { code: string }; Returns: boolean }
+      remove_phone_number: { Args: { p_id: string }; Returns: undefined }
       reschedule_demo_booking: {
         Args: { starts_at: string; time_zone?: string; token: string }
+        Returns: Json
+      }
+      restore_agent_version: {
+        Args: {
+          p_agent_id: string
+          p_expected_version: number
+          p_version: number
+        }
         Returns: Json
       }
       rotate_ingestion_secret: {
         Args: { p_workspace_id: string }
         Returns: string
+      }
+      save_agent_settings: {
+        Args: {
+          p_agent_id: string
+          p_expected_version: number
+          p_settings: Json
+        }
+        Returns: Json
       }
       shares_workspace_with: { Args: { user_id: string }; Returns: boolean }
       submit_partner_application: {
@@ -891,6 +1026,47 @@ export type Database = {
           tools?: string[]
         }
         Returns: Json
+      }
+      time_zone_names: { Args: never; Returns: string[] }
+      update_phone_number: {
+        Args: {
+          p_agent_id: string
+          p_e164: string
+          p_id: string
+          p_label: string
+        }
+        Returns: {
+          agent_id: string | null
+          created_at: string
+          e164: string
+          id: string
+          label: string | null
+          updated_at: string
+          workspace_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "phone_numbers"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      update_workspace: {
+        Args: { p_name: string; p_time_zone: string; p_workspace_id: string }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          time_zone: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "workspaces"
+          isOneToOne: true
+          isSetofReturn: false
+        }
       }
       workspace_role: { Args: { workspace_id: string }; Returns: string }
       workspace_sample_state: {
