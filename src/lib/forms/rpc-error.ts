@@ -47,7 +47,8 @@ export function applyRpcError<Values extends FieldValues>(
   fields: Partial<Record<string, Path<Values>>>,
 ): void {
   const field = isRpcError(error) && error.details ? fields[error.details] : undefined;
-  if (field && isRpcError(error) && error.code === '22023') {
+  // 22023: a value refused; 23505: a value taken (a number another workspace has).
+  if (field && isRpcError(error) && (error.code === '22023' || error.code === '23505')) {
     form.setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
     return;
   }

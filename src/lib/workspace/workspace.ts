@@ -6,13 +6,15 @@ import { getSupabase } from '@/lib/supabase';
 export const workspaceSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** IANA zone the workspace's business hours are read in. */
+  timeZone: z.string(),
   role: z.enum(['owner', 'admin', 'member']),
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 const membershipSchema = z.object({
   role: workspaceSchema.shape.role,
-  workspace: z.object({ id: z.string(), name: z.string() }),
+  workspace: z.object({ id: z.string(), name: z.string(), time_zone: z.string() }),
 });
 
 /**
@@ -23,7 +25,7 @@ export async function findMyWorkspace(userId: string): Promise<Workspace | null>
   const supabase = await getSupabase();
   const { data, error } = await supabase
     .from('workspace_members')
-    .select('role, workspace:workspaces!inner(id, name)')
+    .select('role, workspace:workspaces!inner(id, name, time_zone)')
     .eq('user_id', userId)
     .order('created_at')
     .order('workspace_id')
@@ -32,7 +34,7 @@ export async function findMyWorkspace(userId: string): Promise<Workspace | null>
   if (error) throw error;
   if (data === null) return null;
   const { role, workspace } = membershipSchema.parse(data);
-  return { ...workspace, role };
+  return { id: workspace.id, name: workspace.name, timeZone: workspace.time_zone, role };
 }
 
 /**

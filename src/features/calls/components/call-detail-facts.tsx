@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { describeDuration } from '@/lib/format-duration';
 import type { CallDetail } from '../api/call-detail';
 import { DirectionLabel, OutcomeBadge, SentimentLabel } from './call-badges';
-import { formatPhoneNumber } from '../model/phone-number';
+import { formatPhoneNumber } from '@/lib/phone-number';
 
 const startFormat = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',

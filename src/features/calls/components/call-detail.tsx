@@ -12,7 +12,7 @@ import { CallDetailFacts, formatCallStart } from './call-detail-facts';
 import { CallDetailMedia } from './call-detail-media';
 import { CallDetailSkeleton } from './call-detail-skeleton';
 import { QueryError } from '@/components/data/query-error';
-import { formatPhoneNumber } from '../model/phone-number';
+import { formatPhoneNumber } from '@/lib/phone-number';
 
 function BackToCalls({ to }: { to: string }) {
   return (

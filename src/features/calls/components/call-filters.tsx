@@ -14,7 +14,7 @@ import {
   hasNarrowingFilters,
   type CallFilters,
 } from '../model/filters';
-import { CheckboxChips } from './checkbox-chips';
+import { CheckboxChips } from '@/components/ui/checkbox-chips';
 import { NumberFilter, SearchBox } from './filter-inputs';
 import { PeriodPicker } from './period-picker';
 

@@ -4,7 +4,7 @@ import { cn } from '@/lib/cn';
 import { customerNumber, type CallListRow } from '../model/call-list';
 import { DIRECTION_LABELS } from '../model/call-labels';
 import { excerpt, formatCallTime } from '../model/call-time';
-import { formatPhoneNumber } from '../model/phone-number';
+import { formatPhoneNumber } from '@/lib/phone-number';
 import { formatDuration } from '../model/kpis';
 import { OutcomeBadge } from './call-badges';
 

@@ -4,7 +4,7 @@ import { cn } from '@/lib/cn';
 import { customerNumber, SORT_LABELS, type CallListRow } from '../model/call-list';
 import { describeDurationLong, formatDuration } from '../model/kpis';
 import { excerpt, formatCallTime } from '../model/call-time';
-import { formatPhoneNumber } from '../model/phone-number';
+import { formatPhoneNumber } from '@/lib/phone-number';
 import type { CallSort } from '../model/filters';
 import { DirectionLabel, OutcomeBadge, SentimentLabel } from './call-badges';
 

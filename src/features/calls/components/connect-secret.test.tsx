@@ -9,6 +9,7 @@ import { ConnectSecret } from './connect-secret';
 const workspace: Workspace = {
   id: '6f1c2a7e-3b1d-4c55-9d0e-2a9f7b1c8e44',
   name: 'Northwind Logistics',
+  timeZone: 'America/Chicago',
   role: 'owner',
 };
 const secret = `whsec_${'ab12'.repeat(16)}`;
