@@ -84,7 +84,11 @@ describe('checking a chosen file', () => {
     });
     const big = checkFile(fileOf('scan.pdf', 25 * 1024 * 1024 + 1), LIMITS);
     expect(big).toMatchObject({
-      reason: expect.stringMatching(/^scan\.pdf is 25 MB, larger than the 25 MB limit\./),
+      reason: 'scan.pdf is just over the 25 MB limit. Split or compress it, then upload the parts.',
+    });
+    expect(checkFile(fileOf('scan.pdf', 40 * 1024 * 1024), LIMITS)).toMatchObject({
+      reason:
+        'scan.pdf is 40 MB, over the 25 MB limit. Split or compress it, then upload the parts.',
     });
     expect(isRefused(checkFile(fileOf('scan.pdf', 25 * 1024 * 1024), LIMITS))).toBe(false);
   });

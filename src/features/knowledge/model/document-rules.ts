@@ -179,9 +179,11 @@ export function checkFile(file: File, limits: LibraryLimits): CheckedFile | Refu
     return { file, reason: `${file.name} is empty. Choose a file with something in it.` };
   }
   if (limits.maxBytes !== null && file.size > limits.maxBytes) {
+    const size = formatSize(file.size);
+    const limit = formatSize(limits.maxBytes);
     return {
       file,
-      reason: `${file.name} is ${formatSize(file.size)}, larger than the ${formatSize(limits.maxBytes)} limit. Split it or compress it, then upload the parts.`,
+      reason: `${file.name} is ${size === limit ? 'just over' : `${size}, over`} the ${limit} limit. Split or compress it, then upload the parts.`,
     };
   }
   return { file, name: storableName(file.name), kind };
