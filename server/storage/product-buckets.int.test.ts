@@ -159,7 +159,7 @@ describe('partner assets', () => {
   it('buckets are visible to signed-in users with their limits', async () => {
     const { data, error } = await owner.client.storage.getBucket('knowledge');
     expect(error).toBeNull();
-    expect(data).toMatchObject({ id: 'knowledge', public: false, file_size_limit: 50_000_000 });
+    expect(data).toMatchObject({ id: 'knowledge', public: false, file_size_limit: 26_214_400 });
     const hidden = await anon.storage.getBucket('knowledge');
     expect(hidden.error).toMatchObject({ message: 'Bucket not found' });
   });
