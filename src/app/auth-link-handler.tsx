@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
+import { authHref } from '@/features/auth/model/auth-href';
 import {
   beginPasswordSetup,
   getAuthState,
@@ -43,7 +44,10 @@ export function AuthLinkHandler() {
         if (type === 'invite') beginPasswordSetup();
         // Pages that need a session handle it themselves; the site root forwards.
         if (type === 'invite' || type === 'recovery') {
-          void navigate(`${paths.auth}?mode=reset`, { replace: true });
+          // An invitation to a workspace leads to its page (/dashboard/team?invitation=…):
+          // the password step sends the invited person on there.
+          const next = pathname === paths.home ? null : pathname + window.location.search;
+          void navigate(authHref('reset', next), { replace: true });
         } else if (pathname === paths.home) {
           void navigate(takeRememberedNextPath() ?? homePathFor(roleOf(user)), { replace: true });
         }

@@ -762,6 +762,69 @@ export type Database = {
         }
         Relationships: []
       }
+      workspace_invitations: {
+        Row: {
+          accepted_at: string | null
+          accepted_by: string | null
+          created_at: string
+          declined_at: string | null
+          email: string
+          expires_at: string
+          id: string
+          invited_by: string | null
+          last_sent_at: string
+          revoked_at: string | null
+          revoked_by: string | null
+          role: string
+          workspace_id: string
+        }
+        Insert: {
+          accepted_at?: string | null
+          accepted_by?: string | null
+          created_at?: string
+          declined_at?: string | null
+          email: string
+          expires_at?: string
+          id?: string
+          invited_by?: string | null
+          last_sent_at?: string
+          revoked_at?: string | null
+          revoked_by?: string | null
+          role: string
+          workspace_id: string
+        }
+        Update: {
+          accepted_at?: string | null
+          accepted_by?: string | null
+          created_at?: string
+          declined_at?: string | null
+          email?: string
+          expires_at?: string
+          id?: string
+          invited_by?: string | null
+          last_sent_at?: string
+          revoked_at?: string | null
+          revoked_by?: string | null
+          role?: string
+          workspace_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "workspace_invitations_invited_by_fkey"
+            columns: ["invited_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "workspace_invitations_workspace_id_fkey"
+            columns: ["workspace_id"]
+            isOneToOne: false
+            referencedRelation: "workspaces"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       workspace_members: {
         Row: {
           created_at: string
@@ -833,6 +896,10 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      accept_workspace_invitation: {
+        Args: { p_invitation_id: string }
+        Returns: Json
+      }
       add_phone_number: {
         Args: {
           p_agent_id: string
@@ -911,6 +978,10 @@ export type Database = {
       }
       clear_sample_calls: { Args: { p_workspace_id: string }; Returns: number }
       confirm_partner_application: { Args: { token: string }; Returns: Json }
+      decline_workspace_invitation: {
+        Args: { p_invitation_id: string }
+        Returns: undefined
+      }
       filtered_calls: {
         Args: {
           p_filters?: Json
@@ -965,15 +1036,39 @@ export type Database = {
         Returns: Json
       }
       ingestion_status: { Args: { p_workspace_id: string }; Returns: Json }
+      invite_to_workspace: {
+        Args: { p_email: string; p_role: string; p_workspace_id: string }
+        Returns: Json
+      }
       is_admin: { Args: never; Returns: boolean }
       is_partner: { Args: never; Returns: boolean }
       is_workspace_member: { Args: { workspace_id: string }; Returns: boolean }
       mfa_satisfied: { Args: never; Returns: boolean }
+      my_verified_email: { Args: never; Returns: string }
       my_workspace_ids: { Args: never; Returns: string[] }
+      my_workspace_invitations: {
+        Args: never
+        Returns: {
+          expires_at: string
+          id: string
+          invited_by_name: string
+          role: string
+          workspace_id: string
+          workspace_name: string
+        }[]
+      }
+      queue_workspace_invitation_email: {
+        Args: { p_invitation_id: string }
+        Returns: string
+      }
       record_referral_click: { Args: { code: string }; Returns: boolean }
       remove_phone_number: { Args: { p_id: string }; Returns: undefined }
       reschedule_demo_booking: {
         Args: { starts_at: string; time_zone?: string; token: string }
+        Returns: Json
+      }
+      resend_workspace_invitation: {
+        Args: { p_invitation_id: string }
         Returns: Json
       }
       restore_agent_version: {
@@ -982,6 +1077,10 @@ export type Database = {
           p_expected_version: number
           p_version: number
         }
+        Returns: Json
+      }
+      revoke_workspace_invitation: {
+        Args: { p_invitation_id: string }
         Returns: Json
       }
       rotate_ingestion_secret: {
@@ -1072,6 +1171,17 @@ export type Database = {
       workspace_sample_state: {
         Args: { p_workspace_id: string }
         Returns: Json
+      }
+      workspace_team: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          email: string
+          full_name: string
+          is_me: boolean
+          joined_at: string
+          role: string
+          user_id: string
+        }[]
       }
     }
     Enums: {

@@ -1,5 +1,6 @@
 import { WorkspaceGate } from '@/components/data/workspace-gate';
 import { PortalPage } from '@/components/layout/portal-page';
+import { JoinInvitations } from '@/features/team/components/join-invitations';
 import { TeamSettings } from '@/features/team/components/team-settings';
 import { WorkspaceDetails } from '@/features/team/components/workspace-details';
 import { useWorkspace } from '@/lib/workspace/workspace';
@@ -14,6 +15,7 @@ export default function DashboardTeamPage() {
         <p>Who in your team can see your calls, and your workspace’s name and time zone.</p>
       }
     >
+      <JoinInvitations />
       <WorkspaceGate workspace={workspace}>
         {(current) => (
           <div className="grid gap-8">
