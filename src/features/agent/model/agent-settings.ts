@@ -84,7 +84,6 @@ const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 /** A time input cannot show 24:00: the form closes at 00:00 for midnight, stored as 24:00. */
 const MIDNIGHT = '00:00';
 
-
 const dayHoursSchema = z
   .object({ isOpen: z.boolean(), open: z.string(), close: z.string() })
   .superRefine((day, context) => {
@@ -151,7 +150,11 @@ export const agentFormSchema = z
         message: 'Enter the number to forward after-hours calls to.',
       });
     } else if (values.afterHours === 'forward' && !E164.test(forwardTo)) {
-      context.addIssue({ code: 'custom', path: ['afterHoursForwardTo'], message: PHONE_NUMBER_HINT });
+      context.addIssue({
+        code: 'custom',
+        path: ['afterHoursForwardTo'],
+        message: PHONE_NUMBER_HINT,
+      });
     }
     const phone = normalizePhoneNumber(values.escalationPhone);
     if (phone !== '' && !E164.test(phone)) {
