@@ -67,9 +67,12 @@ export async function scrollThrough(page: Page): Promise<void> {
  */
 export async function followPortalLink(page: Page, name: string): Promise<void> {
   const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+  const menu = page.getByRole('navigation', { name: 'Account areas' });
+  // Whichever the page shows once the portal's frame is there.
+  await expect(menuButton.or(menu)).toBeVisible();
   if (await menuButton.isVisible()) {
     await menuButton.click();
     await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
   }
-  await page.getByRole('navigation', { name: 'Account areas' }).getByRole('link', { name }).click();
+  await menu.getByRole('link', { name }).click();
 }

@@ -90,7 +90,9 @@ describe('agent settings', () => {
   it('start with sound defaults and a first version recorded as nobody’s change', async () => {
     const agent = await member.client
       .from('agents')
-      .select('name, greeting, voice, languages, business_hours, after_hours, version')
+      .select(
+        'name, greeting, voice, languages, business_hours, after_hours, escalation_triggers, escalation_email, version',
+      )
       .eq('id', agentId)
       .single();
     expect(agent.data).toMatchObject({
@@ -98,6 +100,9 @@ describe('agent settings', () => {
       voice: 'harper',
       languages: ['en-US'],
       after_hours: 'take_message',
+      // Hand-offs go to whoever created the workspace until they say otherwise.
+      escalation_triggers: ['caller_asks', 'unresolved'],
+      escalation_email: owner.email.toLowerCase(),
       version: 1,
     });
     expect((agent.data as { business_hours: Record<string, unknown> }).business_hours).toEqual({

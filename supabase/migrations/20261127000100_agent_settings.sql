@@ -59,6 +59,42 @@ alter table public.agents
   add constraint agents_forward_to_required
     check (after_hours <> 'forward' or after_hours_forward_to is not null);
 
+-- Hand-offs need somewhere to go. A new workspace's agent hands off to its
+-- creator's email, so its first settings are complete (and restorable); an
+-- agent with no one to hand off to starts with no hand-off rules.
+create or replace function public.add_default_agent() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  creator_email text;
+begin
+  select lower(u.email) into creator_email from auth.users u where u.id = new.created_by;
+  insert into public.agents (workspace_id, name, escalation_email, escalation_triggers)
+  values (
+    new.id,
+    'Cervana assistant',
+    creator_email,
+    case when creator_email is null then '{}'::text[] else array['caller_asks', 'unresolved'] end
+  );
+  return null;
+end
+$$;
+
+revoke execute on function public.add_default_agent() from public, anon, authenticated;
+
+update public.agents a set
+  escalation_email = (
+    select lower(u.email)
+    from public.workspace_members m
+    join auth.users u on u.id = m.user_id
+    where m.workspace_id = a.workspace_id and m.role = 'owner' and u.email is not null
+    order by m.created_at, m.user_id
+    limit 1
+  );
+update public.agents a set escalation_triggers = '{}' where a.escalation_email is null;
+
 comment on column public.agents.version is
   'Bumped by every saved change; save_agent_settings refuses a change made from an older version (409).';
 
