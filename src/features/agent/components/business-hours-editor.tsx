@@ -1,7 +1,10 @@
 import { useWatch, type FieldErrors, type UseFormReturn } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { WEEKDAYS, WEEKDAY_NAMES, type AgentFormValues } from '../model/agent-settings';
+
+/** Narrower than a text field, so both times fit on a phone's row. */
+const TIME_INPUT =
+  'h-11 w-[7.5rem] rounded-lg border border-sand-200 bg-white px-2 text-sm text-ink-900 shadow-xs hover:border-ink-300 aria-invalid:border-danger-700 disabled:bg-sand-100 disabled:text-sand-700 sm:w-36 sm:text-base';
 
 /**
  * One row per weekday: open or closed, and from when to when, in the
@@ -34,7 +37,7 @@ export function BusinessHoursEditor({
       <legend className="text-sm font-semibold text-ink-900">Business hours</legend>
       <p id="business-hours-hint" className="mt-1 text-sm text-ink-600">
         In your workspace’s time zone, <strong className="font-semibold">{timeZone}</strong>. A
-        closing time of 00:00 means open until midnight.
+        closing time of midnight (00:00, or 12:00 AM) keeps it open to the end of the day.
       </p>
       <div className="mt-3 grid gap-2">
         {WEEKDAYS.map((day) => {
@@ -47,7 +50,7 @@ export function BusinessHoursEditor({
               key={day}
               role="group"
               aria-label={name}
-              className="grid grid-cols-[7.5rem_1fr] items-center gap-x-3 gap-y-1 rounded-lg border border-sand-200 bg-white px-3 py-2 sm:grid-cols-[9rem_1fr]"
+              className="grid gap-x-3 gap-y-2 rounded-lg border border-sand-200 bg-white px-3 py-2 sm:grid-cols-[9rem_1fr] sm:items-center"
             >
               <label className="flex items-center gap-2 text-sm font-medium text-ink-900">
                 <input
@@ -60,23 +63,23 @@ export function BusinessHoursEditor({
               </label>
               {isOpen ? (
                 <div className="flex flex-wrap items-center gap-2">
-                  <Input
+                  <input
                     type="time"
+                    className={TIME_INPUT}
                     aria-label={`${name} opens at`}
                     aria-invalid={openError ? true : undefined}
                     disabled={isDisabled}
-                    className="h-10 w-32"
                     {...form.register(`businessHours.${day}.open`)}
                   />
                   <span aria-hidden="true" className="text-ink-600">
                     to
                   </span>
-                  <Input
+                  <input
                     type="time"
+                    className={TIME_INPUT}
                     aria-label={`${name} closes at`}
                     aria-invalid={closeError ? true : undefined}
                     disabled={isDisabled}
-                    className="h-10 w-32"
                     {...form.register(`businessHours.${day}.close`)}
                   />
                 </div>
@@ -84,7 +87,7 @@ export function BusinessHoursEditor({
                 <p className="text-sm text-ink-600">Closed</p>
               )}
               {openError || closeError ? (
-                <p className="col-span-2 text-sm font-medium text-danger-700">
+                <p className="text-sm font-medium text-danger-700 sm:col-span-2">
                   {name}: {openError ?? closeError}
                 </p>
               ) : null}

@@ -63,6 +63,40 @@ export function PhoneNumbers({ workspace }: { workspace: Workspace }) {
 
   return (
     <div className="grid gap-8">
+      <Card
+        id="numbers"
+        title={`Your numbers (${numbers.data.length})`}
+        description={
+          <p>
+            Calls to or from these numbers are linked to them and answered by their agent. Calls
+            arrive through your{' '}
+            <Link to={paths.connectPhone} className="font-medium text-azure-700 underline">
+              phone system connection
+            </Link>
+            .
+          </p>
+        }
+      >
+        {numbers.data.length === 0 ? (
+          <div className="flex items-center gap-3 rounded-xl border border-dashed border-sand-200 p-6 text-ink-700">
+            <Phone aria-hidden="true" className="size-5 text-ink-600" />
+            <p>No numbers yet. {canEdit ? 'Add the first one below.' : ''}</p>
+          </div>
+        ) : (
+          <ul className="grid gap-3">
+            {numbers.data.map((number) => (
+              <NumberRow
+                key={number.id}
+                number={number}
+                agents={agents.data}
+                agentName={agentName(number.agent_id)}
+                canEdit={canEdit}
+                onChanged={refresh}
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
       {canEdit ? (
         <Card
           id="add-number"
@@ -87,41 +121,6 @@ export function PhoneNumbers({ workspace }: { workspace: Workspace }) {
           Only your workspace’s owners and admins can add, change or remove numbers.
         </Alert>
       )}
-
-      <Card
-        id="numbers"
-        title={`Your numbers (${numbers.data.length})`}
-        description={
-          <p>
-            Calls to or from these numbers are linked to them and answered by their agent. Calls
-            arrive through your{' '}
-            <Link to={paths.connectPhone} className="font-medium text-azure-700 underline">
-              phone system connection
-            </Link>
-            .
-          </p>
-        }
-      >
-        {numbers.data.length === 0 ? (
-          <div className="flex items-center gap-3 rounded-xl border border-dashed border-sand-200 p-6 text-ink-700">
-            <Phone aria-hidden="true" className="size-5 text-ink-600" />
-            <p>No numbers yet. {canEdit ? 'Add the first one above.' : ''}</p>
-          </div>
-        ) : (
-          <ul className="grid gap-3">
-            {numbers.data.map((number) => (
-              <NumberRow
-                key={number.id}
-                number={number}
-                agents={agents.data}
-                agentName={agentName(number.agent_id)}
-                canEdit={canEdit}
-                onChanged={refresh}
-              />
-            ))}
-          </ul>
-        )}
-      </Card>
     </div>
   );
 }
