@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './auth-pages';
 import { createUser } from './auth-support';
+import { axeViolations } from './axe';
 import { collectErrors, followPortalLink } from './support';
 
 /**
@@ -160,6 +161,44 @@ for (const size of sizes) {
       expect(errors).toEqual([
         'Failed to load resource: the server responded with a status of 409 (Conflict)',
       ]);
+    });
+  });
+}
+
+for (const size of sizes) {
+  test.describe(`workspace pages’ accessibility at ${size.name} size`, () => {
+    // axe is injected as an inline script, which the site's CSP (rightly) forbids.
+    test.use({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+
+    test('axe finds no violations on the agent, numbers, knowledge and team pages, menu open', async ({
+      page,
+    }) => {
+      test.setTimeout(60_000);
+      const owner = await createUser({ fullName: 'Ada Axe', company: `Axe ${size.name}` });
+      await signIn(page, owner);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      const checked: Record<string, unknown> = {};
+      for (const [link, heading, ready] of [
+        ['Agent', 'Agent settings', 'Save agent settings'],
+        ['Phone numbers', 'Phone numbers', 'Add number'],
+        ['Knowledge', 'Knowledge', 'Choose files'],
+        ['Team', 'Team and workspace', 'Send invitation'],
+      ] as const) {
+        await openPage(page, link, heading);
+        await expect(page.getByRole('button', { name: ready })).toBeVisible();
+        checked[link] = await axeViolations(page);
+      }
+      const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+      if (await menuButton.isVisible()) {
+        await menuButton.click();
+        checked['open menu'] = await axeViolations(page);
+        await page.keyboard.press('Escape');
+        await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+        await expect(menuButton).toBeFocused();
+      }
+      expect(checked, JSON.stringify(checked, null, 2)).toEqual(
+        Object.fromEntries(Object.keys(checked).map((key) => [key, []])),
+      );
     });
   });
 }
