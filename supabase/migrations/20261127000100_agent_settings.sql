@@ -381,6 +381,26 @@ begin
 end
 $$;
 
+-- The caller manages the workspace (owner or workspace admin, past the second
+-- factor once enrolled), or a sentence: 404 to a non-member (nothing about
+-- other workspaces), 403 to a member.
+create or replace function private.require_workspace_manager(p_workspace_id uuid, refusal text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if p_workspace_id is null or not public.is_workspace_member(p_workspace_id) then
+    raise exception using errcode = 'PT404', message = 'This workspace does not exist or you are not a member of it.',
+      detail = 'workspace_id';
+  end if;
+  if coalesce(public.workspace_role(p_workspace_id), '') not in ('owner', 'admin') or not public.mfa_satisfied() then
+    raise exception using errcode = '42501', message = refusal, hint = 'Ask an owner or admin of your workspace.';
+  end if;
+end
+$$;
+
 -- The agent, locked, if the caller may change it; else a sentence.
 create or replace function private.agent_for_change(p_agent_id uuid) returns public.agents
 language plpgsql
@@ -395,11 +415,9 @@ begin
     raise exception using errcode = 'PT404', message = 'This agent does not exist or is not in your workspace.',
       detail = 'agent_id';
   end if;
-  if coalesce(public.workspace_role(agent.workspace_id), '') not in ('owner', 'admin') or not public.mfa_satisfied() then
-    raise exception using errcode = '42501',
-      message = 'Only the workspace''s owners and admins can change the agent.',
-      hint = 'Ask an owner or admin of your workspace.';
-  end if;
+  perform private.require_workspace_manager(
+    agent.workspace_id, 'Only the workspace''s owners and admins can change the agent.'
+  );
   return agent;
 end
 $$;
@@ -515,14 +533,9 @@ as $$
 declare
   saved public.workspaces;
 begin
-  if not public.is_workspace_member(p_workspace_id) then
-    raise exception using errcode = 'PT404', message = 'This workspace does not exist or you are not a member of it.',
-      detail = 'workspace_id';
-  end if;
-  if coalesce(public.workspace_role(p_workspace_id), '') not in ('owner', 'admin') or not public.mfa_satisfied() then
-    raise exception using errcode = '42501',
-      message = 'Only the workspace''s owners and admins can change its name and time zone.';
-  end if;
+  perform private.require_workspace_manager(
+    p_workspace_id, 'Only the workspace''s owners and admins can change its name and time zone.'
+  );
   update public.workspaces w set
     name = private.clean_text('name', p_name, 'the workspace''s name', 120),
     time_zone = private.clean_time_zone(p_time_zone)
@@ -549,20 +562,13 @@ $$;
 -- ---------------------------------------------------------------------------
 
 create or replace function private.check_number_access(p_workspace_id uuid) returns void
-language plpgsql
+language sql
 security definer
 set search_path = ''
 as $$
-begin
-  if p_workspace_id is null or not public.is_workspace_member(p_workspace_id) then
-    raise exception using errcode = 'PT404', message = 'This workspace does not exist or you are not a member of it.',
-      detail = 'workspace_id';
-  end if;
-  if coalesce(public.workspace_role(p_workspace_id), '') not in ('owner', 'admin') or not public.mfa_satisfied() then
-    raise exception using errcode = '42501',
-      message = 'Only the workspace''s owners and admins can change its phone numbers.';
-  end if;
-end
+  select private.require_workspace_manager(
+    p_workspace_id, 'Only the workspace''s owners and admins can change its phone numbers.'
+  )
 $$;
 
 create or replace function private.check_number_agent(p_workspace_id uuid, p_agent_id uuid) returns void
@@ -714,6 +720,7 @@ revoke execute on function
   private.json_choices(jsonb, text, text, text[], integer, integer),
   private.clean_business_hours(jsonb),
   private.clean_agent_settings(jsonb),
+  private.require_workspace_manager(uuid, text),
   private.agent_for_change(uuid),
   private.apply_agent_settings(public.agents, jsonb, integer, integer),
   private.check_number_access(uuid),
