@@ -6,13 +6,17 @@ import { showToast } from '@/components/ui/toaster';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth/use-auth';
 import type { Workspace } from '@/lib/workspace/workspace';
-import { useMemberChanges } from '../api/team-members';
+import { useMemberChanges, useTeamMembers } from '../api/team-members';
 import { teamErrorMessage } from '../api/team-error';
 
 /** Anyone may leave; the last owner is told to make someone else an owner first. */
 export function LeaveWorkspace({ workspace }: { workspace: Workspace }) {
   const userId = useAuth().user?.id ?? '';
   const { remove } = useMemberChanges(workspace.id);
+  const members = useTeamMembers(workspace.id);
+  const isOnlyOwner =
+    workspace.role === 'owner' &&
+    (members.data ?? []).filter((member) => member.role === 'owner').length === 1;
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
 
@@ -27,6 +31,14 @@ export function LeaveWorkspace({ workspace }: { workspace: Workspace }) {
       throw caught;
     }
   };
+
+  if (isOnlyOwner) {
+    return (
+      <p className="text-sm text-ink-600">
+        You are the only owner of {workspace.name}. To leave it, make someone else an owner first.
+      </p>
+    );
+  }
 
   return (
     <div className="grid gap-2">

@@ -44,6 +44,7 @@ export function MembersList({
       />
     );
   }
+  const owners = members.data.filter((member) => member.role === 'owner').length;
   return (
     <ul className="grid gap-3" aria-label="Members">
       {members.data.map((member) => (
@@ -52,6 +53,7 @@ export function MembersList({
           member={member}
           workspaceId={workspaceId}
           viewerRole={viewerRole}
+          isOnlyOwner={member.role === 'owner' && owners === 1}
         />
       ))}
     </ul>
@@ -66,15 +68,18 @@ function MemberRow({
   member,
   workspaceId,
   viewerRole,
+  isOnlyOwner,
 }: {
   member: TeamMember;
   workspaceId: string;
   viewerRole: Role;
+  /** A workspace always keeps an owner: the only one's role is not offered for change. */
+  isOnlyOwner: boolean;
 }) {
   const { changeRole, remove } = useMemberChanges(workspaceId);
   const [error, setError] = useState<string | null>(null);
   const name = displayName(member);
-  const mayChange = canManage(viewerRole, member.role);
+  const mayChange = canManage(viewerRole, member.role) && !isOnlyOwner;
   const roleId = `member-${member.user_id}-role`;
   const errorId = `member-${member.user_id}-error`;
 
@@ -117,6 +122,11 @@ function MemberRow({
           <p className="text-sm break-words text-ink-700">{member.email}</p>
         ) : null}
         <p className="text-sm text-ink-600">Joined {formatDay(member.joined_at)}</p>
+        {isOnlyOwner && canManage(viewerRole, member.role) ? (
+          <p className="text-sm text-ink-600">
+            The only owner: make someone else an owner before changing this role.
+          </p>
+        ) : null}
         {error ? (
           <p id={errorId} role="alert" className="mt-2 text-sm font-medium text-danger-700">
             {error}
