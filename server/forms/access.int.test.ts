@@ -262,13 +262,23 @@ describe('an admin', () => {
   });
 
   it('works leads, applications, availability and the limits', async () => {
-    const lead = await admin.client
+    const before = await admin.client
       .from('leads')
-      .update({ status: 'contacted', owner_id: admin.id, notes: 'Called back' })
+      .select('version')
       .eq('id', seeded.lead)
-      .select('status, owner_id, notes');
+      .single();
+    const lead = await admin.client.rpc('update_lead', {
+      p_lead_id: seeded.lead,
+      p_changes: { status: 'contacted', owner_id: admin.id },
+      p_expected_version: (before.data as { version: number }).version,
+    });
     expect(lead.error).toBeNull();
-    expect(lead.data).toEqual([{ status: 'contacted', owner_id: admin.id, notes: 'Called back' }]);
+    expect(lead.data).toMatchObject({ status: 'contacted', owner_id: admin.id });
+    const note = await admin.client.rpc('add_lead_note', {
+      p_lead_id: seeded.lead,
+      p_body: 'Called back',
+    });
+    expect(note.data).toMatchObject({ body: 'Called back', author_id: admin.id });
 
     const application = await admin.client
       .from('partner_applications')

@@ -485,13 +485,13 @@ describe('the data API', () => {
       .eq('id', true)
       .select('submissions_per_email_per_hour');
     expect(settings).toMatchObject({ error: null, data: [{ submissions_per_email_per_hour: 4 }] });
-    const lead = await admin.aal2.from('leads').select('id').limit(1).single();
-    const updated = await admin.aal2
-      .from('leads')
-      .update({ notes: 'Called back' })
-      .eq('id', (lead.data as { id: string }).id)
-      .select('notes');
-    expect(updated).toMatchObject({ error: null, data: [{ notes: 'Called back' }] });
+    const lead = await admin.aal2.from('leads').select('id, version').limit(1).single();
+    const updated = await admin.aal2.rpc('update_lead', {
+      p_lead_id: (lead.data as { id: string }).id,
+      p_changes: { status: 'contacted' },
+      p_expected_version: (lead.data as { version: number }).version,
+    });
+    expect(updated).toMatchObject({ error: null, data: { status: 'contacted' } });
     // Writes as an aal2 admin pass the policies: the copy of a rule breaks only its key.
     const rule = await admin.aal2.from('availability_rules').select('*').limit(1).single();
     const copy = await admin.aal2.from('availability_rules').insert(rule.data as Row);

@@ -11,6 +11,45 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
+      admin_audit_log: {
+        Row: {
+          action: string
+          actor_email: string | null
+          actor_id: string | null
+          after: Json | null
+          at: string
+          before: Json | null
+          client_ip: string | null
+          id: number
+          target_id: string | null
+          target_table: string
+        }
+        Insert: {
+          action: string
+          actor_email?: string | null
+          actor_id?: string | null
+          after?: Json | null
+          at?: string
+          before?: Json | null
+          client_ip?: string | null
+          id?: never
+          target_id?: string | null
+          target_table: string
+        }
+        Update: {
+          action?: string
+          actor_email?: string | null
+          actor_id?: string | null
+          after?: Json | null
+          at?: string
+          before?: Json | null
+          client_ip?: string | null
+          id?: never
+          target_id?: string | null
+          target_table?: string
+        }
+        Relationships: []
+      }
       agent_versions: {
         Row: {
           agent_id: string
@@ -336,11 +375,52 @@ export type Database = {
           },
         ]
       }
+      lead_notes: {
+        Row: {
+          author_id: string | null
+          body: string
+          created_at: string
+          id: string
+          lead_id: string
+        }
+        Insert: {
+          author_id?: string | null
+          body: string
+          created_at?: string
+          id?: string
+          lead_id: string
+        }
+        Update: {
+          author_id?: string | null
+          body?: string
+          created_at?: string
+          id?: string
+          lead_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "lead_notes_author_id_fkey"
+            columns: ["author_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "lead_notes_lead_id_fkey"
+            columns: ["lead_id"]
+            isOneToOne: false
+            referencedRelation: "leads"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       leads: {
         Row: {
           company: string
           consent_at: string
           created_at: string
+          currency: string
+          deal_value_cents: number | null
           email: string
           full_name: string
           id: string
@@ -352,15 +432,19 @@ export type Database = {
           partner_id: string | null
           source: string
           status: string
+          status_changed_at: string | null
           team_size: string
           tools: string[]
           updated_at: string
           user_id: string | null
+          version: number
         }
         Insert: {
           company: string
           consent_at: string
           created_at?: string
+          currency?: string
+          deal_value_cents?: number | null
           email: string
           full_name: string
           id?: string
@@ -372,15 +456,19 @@ export type Database = {
           partner_id?: string | null
           source?: string
           status?: string
+          status_changed_at?: string | null
           team_size: string
           tools?: string[]
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Update: {
           company?: string
           consent_at?: string
           created_at?: string
+          currency?: string
+          deal_value_cents?: number | null
           email?: string
           full_name?: string
           id?: string
@@ -392,10 +480,12 @@ export type Database = {
           partner_id?: string | null
           source?: string
           status?: string
+          status_changed_at?: string | null
           team_size?: string
           tools?: string[]
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Relationships: [
           {
@@ -900,6 +990,22 @@ export type Database = {
         Args: { p_invitation_id: string }
         Returns: Json
       }
+      add_lead_note: {
+        Args: { p_body: string; p_lead_id: string }
+        Returns: {
+          author_id: string | null
+          body: string
+          created_at: string
+          id: string
+          lead_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "lead_notes"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       add_phone_number: {
         Args: {
           p_agent_id: string
@@ -1127,6 +1233,39 @@ export type Database = {
         Returns: Json
       }
       time_zone_names: { Args: never; Returns: string[] }
+      update_lead: {
+        Args: { p_changes: Json; p_expected_version: number; p_lead_id: string }
+        Returns: {
+          company: string
+          consent_at: string
+          created_at: string
+          currency: string
+          deal_value_cents: number | null
+          email: string
+          full_name: string
+          id: string
+          job_role: string | null
+          message: string | null
+          monthly_call_volume: string
+          notes: string | null
+          owner_id: string | null
+          partner_id: string | null
+          source: string
+          status: string
+          status_changed_at: string | null
+          team_size: string
+          tools: string[]
+          updated_at: string
+          user_id: string | null
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "leads"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       update_phone_number: {
         Args: {
           p_agent_id: string
