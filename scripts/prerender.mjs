@@ -122,6 +122,8 @@ const shellPages = [
   { path: '/dashboard/settings', modules: [portal, 'src/app/routes/account-settings.tsx'] },
   { path: '/partner-portal', modules: [portal, 'src/app/routes/partner-portal.tsx'] },
   { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
+  { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
+  { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.

@@ -41,6 +41,9 @@ const signedInPages = [
   paths.accountSettings,
   paths.partnerPortal,
   paths.admin,
+  paths.adminLeads,
+  paths.adminLead,
+  paths.adminAudit,
 ];
 
 inASignedOutBrowser();

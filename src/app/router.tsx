@@ -62,6 +62,9 @@ const DashboardKnowledgePage = onDemandComponent(() => import('./routes/dashboar
 const DashboardTeamPage = onDemandComponent(() => import('./routes/dashboard-team'));
 const AccountSettingsPage = onDemandComponent(() => import('./routes/account-settings'));
 const AdminPage = onDemandComponent(() => import('./routes/admin'));
+const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
+const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
+const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -84,6 +87,9 @@ export const onDemandPages: OnDemandComponent[] = [
   DashboardTeamPage,
   AccountSettingsPage,
   AdminPage,
+  AdminLeadsPage,
+  AdminLeadPage,
+  AdminAuditPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
@@ -179,6 +185,21 @@ export const routes: RouteObject[] = [
             path: paths.admin,
             element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
             handle: pageCode(AdminPage),
+          },
+          {
+            path: paths.adminLeads,
+            element: <SignedInPage page={AdminLeadsPage} pageKey={paths.adminLeads} role="admin" />,
+            handle: pageCode(AdminLeadsPage),
+          },
+          {
+            path: paths.adminLead,
+            element: <SignedInPage page={AdminLeadPage} pageKey={paths.adminLead} role="admin" />,
+            handle: pageCode(AdminLeadPage),
+          },
+          {
+            path: paths.adminAudit,
+            element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
+            handle: pageCode(AdminAuditPage),
           },
         ],
       },

@@ -98,6 +98,24 @@ export const pageMeta = {
     false,
   ),
   admin: page(paths.admin, 'Admin — Cervana', 'Cervana administration.', false),
+  adminLeads: page(
+    paths.adminLeads,
+    'Leads — Cervana admin',
+    'Every sales inquiry and where it stands in the pipeline.',
+    false,
+  ),
+  adminLead: page(
+    paths.adminLead,
+    'Lead — Cervana admin',
+    'One lead: its details, status and notes.',
+    false,
+  ),
+  adminAudit: page(
+    paths.adminAudit,
+    'Audit log — Cervana admin',
+    'Who changed what, when and from where.',
+    false,
+  ),
   demo: page(
     paths.demo,
     'Book a demo — Cervana',

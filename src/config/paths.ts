@@ -17,6 +17,9 @@ export const paths = {
   team: '/dashboard/team',
   accountSettings: '/dashboard/settings',
   admin: '/admin',
+  adminLeads: '/admin/leads',
+  adminLead: '/admin/leads/:leadId',
+  adminAudit: '/admin/audit',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
@@ -56,4 +59,9 @@ export function isAppRoute(pathname: string): boolean {
  */
 export function callPath(callId: string, search = ''): string {
   return `${paths.calls}/${encodeURIComponent(callId)}${search}`;
+}
+
+/** A lead's page in the admin area; `search` keeps the list's filters for the way back. */
+export function adminLeadPath(leadId: string, search = ''): string {
+  return `${paths.adminLeads}/${encodeURIComponent(leadId)}${search}`;
 }

@@ -45,11 +45,16 @@ const PORTAL_GROUPS: PortalGroup[] = [
     ],
   },
   {
-    label: 'Cervana',
+    label: 'Admin',
     links: [
-      { label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] },
-      { label: 'Admin', to: paths.admin, roles: ['admin'] },
+      { label: 'Admin overview', to: paths.admin, roles: ['admin'] },
+      { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
+      { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
+  },
+  {
+    label: 'Partners',
+    links: [{ label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] }],
   },
   {
     label: 'You',

@@ -1,0 +1,5 @@
+import { PortalPage } from '@/components/layout/portal-page';
+
+export default function Page() {
+  return <PortalPage eyebrow="Admin" title="admin-lead" />;
+}
