@@ -87,7 +87,7 @@ begin
     auth.jwt() ->> 'email',
     lower(tg_op),
     tg_table_name,
-    coalesce(new_row ->> 'id', old_row ->> 'id'),
+    coalesce(new_row ->> 'id', old_row ->> 'id', new_row ->> 'day', old_row ->> 'day'),
     before_values,
     after_values,
     private.client_ip()
