@@ -1,6 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal, signedInClient, type SignedIn } from '../forms/forms-testing';
+import { PASSWORD } from '../schema/test-world';
 import { clientFor, uniqueEmail } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
 
@@ -218,5 +220,35 @@ describe('admin_overview for anyone else', () => {
       data: null,
     });
     expect(result.error!.message).toMatch(/^[A-Za-z][^\n]{10,}$/);
+  });
+});
+
+describe('admin_overview for an admin with a second factor', () => {
+  const totpCode = (secret: string) =>
+    TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+
+  it('refuses the password-only session (aal1) and answers after the code (aal2)', async () => {
+    const twoFactor = await signedInClient(server, { fullName: 'Tess Twofactor', role: 'admin' });
+    const enrolled = await twoFactor.client.auth.mfa.enroll({ factorType: 'totp' });
+    if (enrolled.error) throw enrolled.error;
+    const verified = await twoFactor.client.auth.mfa.challengeAndVerify({
+      factorId: enrolled.data.id,
+      code: totpCode(enrolled.data.totp.secret),
+    });
+    expect(verified.error).toBeNull();
+
+    const passwordOnly = clientFor(server);
+    const signedIn = await passwordOnly.auth.signInWithPassword({
+      email: twoFactor.email,
+      password: PASSWORD,
+    });
+    expect(signedIn.error).toBeNull();
+    const refused = await passwordOnly.rpc('admin_overview', { p_from: FROM, p_to: TO });
+    expect({ status: refused.status, data: refused.data }).toEqual({ status: 403, data: null });
+
+    // The enrolling session was raised to aal2 by verifying the factor.
+    const answered = await twoFactor.client.rpc('admin_overview', { p_from: FROM, p_to: TO });
+    expect(answered.error).toBeNull();
+    expect(answered.data).toMatchObject({ leads: { current: 3, previous: 2 } });
   });
 });
