@@ -1029,6 +1029,7 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
       book_demo: {
         Args: {
           company: string

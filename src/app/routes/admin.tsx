@@ -1,4 +1,5 @@
 import { PortalPage } from '@/components/layout/portal-page';
+import { AdminOverview } from '@/features/admin/components/admin-overview';
 
 export default function AdminPage() {
   return (
@@ -11,17 +12,7 @@ export default function AdminPage() {
         </p>
       }
     >
-      <section
-        aria-labelledby="admin-overview-heading"
-        className="rounded-2xl border border-sand-200 bg-white p-6"
-      >
-        <h2 id="admin-overview-heading" className="text-lg font-semibold text-ink-900">
-          Overview
-        </h2>
-        <p className="mt-2 text-ink-600">
-          New leads, demo bookings and partner applications will be listed here as they arrive.
-        </p>
-      </section>
+      <AdminOverview />
     </PortalPage>
   );
 }
