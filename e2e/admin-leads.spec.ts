@@ -147,3 +147,54 @@ for (const size of sizes) {
     expect(errors).toEqual([]);
   });
 }
+
+test('the board moves a lead between columns, and the filtered set exports as CSV', async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const company = `=Board Test ${suffix}`;
+  const admin = await createUser({
+    email: uniqueEmail('leads-board'),
+    fullName: 'Cy Admin',
+    role: 'admin',
+  });
+  await submitInquiry(company, 'Alan Kay');
+  await signIn(page, admin);
+  await expect(page).toHaveURL('/admin');
+  await page.goto(`/admin/leads?q=${suffix}`);
+  await page.getByRole('button', { name: 'Board' }).click();
+  await expect(page).toHaveURL(/view=board/);
+
+  const column = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}`) });
+  await expect(column('New').getByRole('link', { name: company })).toBeVisible();
+  await column('New').getByLabel(`Move ${company} to`).selectOption('qualified');
+  await expect(page.getByText(`${company} moved to Qualified.`)).toBeVisible();
+  await expect(column('Qualified').getByRole('link', { name: company })).toBeVisible();
+  await expect(column('New').getByRole('link', { name: company })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/admin-leads-board.png', fullPage: true });
+
+  // Won needs a value: the database's sentence, and the card stays where it was.
+  await column('Qualified').getByLabel(`Move ${company} to`).selectOption('won');
+  await expect(page.getByText("Please enter the deal's value to mark the lead won.")).toBeVisible();
+  await expect(column('Qualified').getByRole('link', { name: company })).toBeVisible();
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^cervana-leads-\d{4}-\d{2}-\d{2}\.csv$/);
+  const stream = await download.createReadStream();
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  const lines = text.trim().split('\r\n');
+  expect(lines[0]).toMatch(/^id,created_at,company,full_name,email,/);
+  expect(lines).toHaveLength(2);
+  // A company name that would start a formula is defused.
+  expect(lines[1]).toContain(`,'${company},Alan Kay,`);
+  expect(lines[1]).toContain(',qualified,');
+  // The one refusal above (won without a value) is the browser's only logged error.
+  expect(errors).toEqual([
+    'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+  ]);
+});

@@ -19,7 +19,7 @@ import { leadsKeys } from './leads-keys';
  * Applies the filters other than status to a leads request: the owner (the
  * signed-in admin, nobody or anyone), partner-attributed only, and the search.
  */
-function narrow<
+export function narrowLeads<
   Request extends {
     eq(column: string, value: string): Request;
     is(column: string, value: null): Request;
@@ -44,7 +44,7 @@ export async function listLeads(
   size = LEAD_PAGE_SIZE,
 ): Promise<LeadPage> {
   const supabase = await getSupabase();
-  let request = narrow(supabase.from('leads').select(LEAD_LIST_COLUMNS), filters, userId);
+  let request = narrowLeads(supabase.from('leads').select(LEAD_LIST_COLUMNS), filters, userId);
   if (filters.statuses.length > 0) request = request.in('status', filters.statuses);
   if (cursor) request = request.or(afterFilter(cursor));
   const { data, error } = await request
@@ -70,7 +70,7 @@ export async function countLeads(
   status: LeadStatus,
 ): Promise<number> {
   const supabase = await getSupabase();
-  const { count, error } = await narrow(
+  const { count, error } = await narrowLeads(
     supabase.from('leads').select('id', { count: 'exact', head: true }),
     filters,
     userId,
@@ -98,7 +98,7 @@ export async function listLeadColumn(
   size: number,
 ) {
   const supabase = await getSupabase();
-  const { data, error } = await narrow(
+  const { data, error } = await narrowLeads(
     supabase.from('leads').select(LEAD_LIST_COLUMNS),
     filters,
     userId,
@@ -109,4 +109,17 @@ export async function listLeadColumn(
     .limit(size);
   if (error) throw error;
   return leadListRowsSchema.parse(data);
+}
+
+export const BOARD_COLUMN_SIZE = 20;
+
+/** The board: the newest leads of each status, one request each, in parallel. */
+export function useLeadColumns(filters: LeadFilters, userId: string, statuses: LeadStatus[]) {
+  return useQueries({
+    queries: statuses.map((status) => ({
+      queryKey: leadsKeys.column(filters, userId, status),
+      queryFn: () => listLeadColumn(filters, userId, status, BOARD_COLUMN_SIZE),
+      placeholderData: keepPreviousData,
+    })),
+  });
 }

@@ -10,6 +10,7 @@ import {
   withLeadCursor,
   withLeadFilters,
 } from './leads';
+import { csvCell } from './leads-csv';
 import { leadChanges, leadFormSchema } from './leads-form';
 
 describe('lead filters in the URL', () => {
@@ -103,5 +104,17 @@ describe('amounts', () => {
       deal_value_cents: 1_200_000,
       currency: 'EUR',
     });
+  });
+});
+
+describe('CSV export', () => {
+  it('quotes what needs it and defuses spreadsheet formulas from the public form', () => {
+    expect(csvCell('Acme, Inc.')).toBe('"Acme, Inc."');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell('-5')).toBe("'-5");
+    expect(csvCell(['Zendesk', 'HubSpot'])).toBe('Zendesk; HubSpot');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(1250050)).toBe('1250050');
   });
 });

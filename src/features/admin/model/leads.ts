@@ -26,7 +26,7 @@ export const OWNER_FILTER_LABELS: Record<OwnerFilter, string> = {
 
 /** The list's columns, with the owner's and the partner's names through their keys. */
 export const LEAD_LIST_COLUMNS =
-  'id, full_name, email, company, status, owner_id, deal_value_cents, currency, partner_id, created_at, owner:profiles(full_name), partner:partners(company)';
+  'id, full_name, email, company, status, version, owner_id, deal_value_cents, currency, partner_id, created_at, owner:profiles(full_name), partner:partners(company)';
 
 const nameOf = z
   .union([z.object({ full_name: z.string().nullable() }), z.null()])
@@ -41,6 +41,7 @@ export const leadListRowSchema = z.object({
   email: z.string(),
   company: z.string(),
   status: z.enum(LEAD_STATUSES),
+  version: z.number(),
   owner_id: z.string().nullable(),
   deal_value_cents: z.number().nullable(),
   currency: z.string(),
