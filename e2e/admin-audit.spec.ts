@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './auth-pages';
-import { anonClient, createUser } from './auth-support';
+import { createUser, signedInClient } from './auth-support';
 import { collectErrors, followPortalLink } from './support';
 
 /**
@@ -24,12 +24,7 @@ for (const size of sizes) {
     }) => {
       const errors = collectErrors(page);
       const admin = await createUser({ fullName: 'Ada Audit', role: 'admin' });
-      const client = await anonClient();
-      const { error } = await client.auth.signInWithPassword({
-        email: admin.email,
-        password: admin.password,
-      });
-      expect(error).toBeNull();
+      const client = await signedInClient(admin);
       // A blackout day far in the future, unique to this run.
       const day = `${2100 + Math.floor(Math.random() * 800)}-0${size.name === 'phone' ? 2 : 3}-1${Math.floor(Math.random() * 9)}`;
       expect(

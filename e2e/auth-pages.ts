@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { decodeJwt, type JWTPayload } from 'jose';
+import { totpCode } from './auth-support';
 
 /**
  * Page-side helpers for the auth specs: the steps a person takes on /auth and
@@ -9,6 +10,8 @@ import { decodeJwt, type JWTPayload } from 'jose';
 export interface Credentials {
   email: string;
   password: string;
+  /** A verified authenticator app's secret: sign-in then asks for its code, which is entered. */
+  totpSecret?: string;
 }
 
 /** The /auth URL a signed-out visit to `path` is sent to. */
@@ -18,11 +21,24 @@ export function signInUrlFor(path: string): RegExp {
 }
 
 /** Fills the password sign-in form on the page (already at /auth) and submits it. */
-export async function submitSignIn(page: Page, { email, password }: Credentials): Promise<void> {
+export async function submitSignIn(
+  page: Page,
+  { email, password, totpSecret }: Credentials,
+): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Cervana' })).toBeVisible();
   await page.getByLabel('Email or phone number').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  if (totpSecret) await enterAuthenticationCode(page, totpSecret);
+}
+
+/** The second step of signing in: the code of the authenticator app. */
+export async function enterAuthenticationCode(page: Page, secret: string): Promise<void> {
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Enter your authentication code' }),
+  ).toBeVisible();
+  await page.getByLabel('Authentication code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
 }
 
 /** Opens /auth and signs in with a password. */

@@ -180,6 +180,12 @@ export interface NewUser {
   role?: 'admin' | 'partner';
   /** Whether the email counts as confirmed (true: the user can sign in at once). */
   confirmed?: boolean;
+  /**
+   * Whether an admin comes with a verified authenticator app, as every admin
+   * must have before /admin opens (default true for admins; false makes an
+   * admin who has not set one up yet).
+   */
+  secondFactor?: boolean;
   server?: ServerName;
 }
 
@@ -187,6 +193,8 @@ export interface CreatedUser {
   id: string;
   email: string;
   password: string;
+  /** The base32 secret of the user's verified TOTP factor, when they have one. */
+  totpSecret?: string;
 }
 
 /** Creates a user through the admin API, skipping the sign-up UI and its email. */
@@ -198,6 +206,7 @@ export async function createUser(options: NewUser = {}): Promise<CreatedUser> {
     company,
     role,
     confirmed = true,
+    secondFactor = role === 'admin',
     server = 'main',
   } = options;
   const admin = await adminClient(server);
@@ -212,7 +221,49 @@ export async function createUser(options: NewUser = {}): Promise<CreatedUser> {
     ...(role && { app_metadata: { role } }),
   });
   if (error) throw new Error(`createUser(${email}) on ${server}: ${error.message}`);
-  return { id: data.user.id, email: data.user.email ?? email, password };
+  const user: CreatedUser = { id: data.user.id, email: data.user.email ?? email, password };
+  if (!secondFactor) return user;
+  // Set up earlier on another device, as the admin area asks every admin to.
+  const client = await anonClient(server);
+  const signedIn = await client.auth.signInWithPassword({ email, password });
+  if (signedIn.error) throw new Error(`createUser(${email}): ${signedIn.error.message}`);
+  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp' });
+  if (enrolled.error) throw new Error(`createUser(${email}): ${enrolled.error.message}`);
+  const secret = enrolled.data.totp.secret;
+  const verified = await client.auth.mfa.challengeAndVerify({
+    factorId: enrolled.data.id,
+    code: totpCode(secret),
+  });
+  if (verified.error) throw new Error(`createUser(${email}): ${verified.error.message}`);
+  await client.auth.signOut({ scope: 'local' });
+  return { ...user, totpSecret: secret };
+}
+
+/**
+ * A client signed in as the user, past the second factor when they have one
+ * (aal2): what a person signed in to the app holds, for setting a scene.
+ */
+export async function signedInClient(
+  user: CreatedUser,
+  server: ServerName = 'main',
+): Promise<SupabaseClient> {
+  const client = await anonClient(server);
+  const { error } = await client.auth.signInWithPassword({
+    email: user.email,
+    password: user.password,
+  });
+  if (error) throw new Error(`signedInClient(${user.email}): ${error.message}`);
+  if (user.totpSecret) {
+    const { data } = await client.auth.mfa.listFactors();
+    const factor = data?.totp.find((candidate) => candidate.status === 'verified');
+    if (!factor) throw new Error(`signedInClient(${user.email}): no verified factor`);
+    const verified = await client.auth.mfa.challengeAndVerify({
+      factorId: factor.id,
+      code: totpCode(user.totpSecret),
+    });
+    if (verified.error) throw new Error(`signedInClient(${user.email}): ${verified.error.message}`);
+  }
+  return client;
 }
 
 /** The current code of a TOTP factor (SHA-1, 6 digits, 30 s), from its base32 secret. */

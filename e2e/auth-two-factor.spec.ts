@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { anonClient, createUser, totpCode, uniqueEmail } from './auth-support';
 import {
   accountMenu,
+  enterAuthenticationCode,
   expectDashboard,
   signIn,
   signInUrlFor,
@@ -11,14 +12,6 @@ import {
 } from './auth-pages';
 
 /** Two-factor authentication with an authenticator app: turning it on, and the second step it adds. */
-
-async function enterAuthenticationCode(page: Page, secret: string): Promise<void> {
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'Enter your authentication code' }),
-  ).toBeVisible();
-  await page.getByLabel('Authentication code').fill(totpCode(secret));
-  await page.getByRole('button', { name: 'Verify' }).click();
-}
 
 test('an authenticator app turned on in settings is asked for at the next sign-in, which ends at aal2', async ({
   page,

@@ -61,7 +61,9 @@ function nullArguments(fn: AdminFunction): Record<string, null> {
 describe('admin functions', () => {
   it('are found, the ones we know among them', () => {
     const names = functions.map((fn) => fn.name);
-    expect(names).toEqual(expect.arrayContaining(['update_lead', 'add_lead_note', 'admin_overview']));
+    expect(names).toEqual(
+      expect.arrayContaining(['update_lead', 'add_lead_note', 'admin_overview']),
+    );
   });
 
   it('refuse anonymous visitors, customers and partners before reading their arguments', async () => {

@@ -39,7 +39,10 @@ function claimsOf(sub: string, extra: Record<string, unknown> = {}): Record<stri
 const auths: Record<string, ChannelAuth> = {
   alice: { role: 'authenticated', claims: claimsOf(alice) },
   bob: { role: 'authenticated', claims: claimsOf(bob) },
-  sam: { role: 'authenticated', claims: claimsOf(sam, { app_metadata: { role: 'admin' } }) },
+  sam: {
+    role: 'authenticated',
+    claims: claimsOf(sam, { aal: 'aal2', app_metadata: { role: 'admin' } }),
+  },
   anon: { role: 'anon', claims: { role: 'anon' } },
   service: { role: 'service_role', claims: { role: 'service_role' } },
 };

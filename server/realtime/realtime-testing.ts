@@ -1,6 +1,6 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
-import { createSignedInUser, PASSWORD } from '../schema/test-world';
+import { createSignedInUser, passSecondFactor, PASSWORD } from '../schema/test-world';
 import { clientFor } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
 
@@ -45,8 +45,11 @@ export async function signedInRealtimeClient(
     password: PASSWORD,
   });
   if (error) throw error;
-  client.realtime.setAuth(data.session.access_token);
-  return { client, id: user.id, email: user.email, accessToken: data.session.access_token };
+  const accessToken = user.factor
+    ? await passSecondFactor(client, user.factor)
+    : data.session.access_token;
+  client.realtime.setAuth(accessToken);
+  return { client, id: user.id, email: user.email, accessToken };
 }
 
 /** Subscribes and resolves with the status the channel settles in (SUBSCRIBED, CHANNEL_ERROR, TIMED_OUT, CLOSED). */

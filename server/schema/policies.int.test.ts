@@ -77,17 +77,23 @@ describe('the auth schema', () => {
     expect(rows[0]?.role).toBeNull();
   });
 
-  it('claims are what count: a token whose app_metadata says admin reads everything', async () => {
+  it('claims are what count: a token whose app_metadata says admin, at aal2, reads everything', async () => {
     // Tokens are signed by the server; a user cannot mint this one. It shows
-    // the policies trust the verified JWT, so only the server may issue roles.
-    const forged = {
-      ...world.identities.alice,
-      claims: { ...world.identities.alice.claims, app_metadata: { role: 'admin' } },
+    // the policies trust the verified JWT, so only the server may issue roles,
+    // and that an admin's role counts only with a second factor (aal2).
+    const read = async (aal: string) => {
+      const forged = {
+        ...world.identities.alice,
+        claims: { ...world.identities.alice.claims, aal, app_metadata: { role: 'admin' } },
+      };
+      const context = { ...forged, method: 'GET', path: '/rest/v1/workspaces', headers: {} };
+      return withRequestContext(server.db, context, async (tx) =>
+        (await tx.query<{ id: string }>(`select id from public.workspaces`)).rows.map((r) => r.id),
+      );
     };
-    const context = { ...forged, method: 'GET', path: '/rest/v1/workspaces', headers: {} };
-    const seen = await withRequestContext(server.db, context, async (tx) =>
-      (await tx.query<{ id: string }>(`select id from public.workspaces`)).rows.map((r) => r.id),
+    expect((await read('aal2')).sort()).toEqual(
+      [world.workspaces.acme, world.workspaces.bluebird].sort(),
     );
-    expect(seen.sort()).toEqual([world.workspaces.acme, world.workspaces.bluebird].sort());
+    expect(await read('aal1')).toEqual([world.workspaces.acme]);
   });
 });

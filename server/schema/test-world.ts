@@ -1,4 +1,6 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { isApiRole } from '../db/request-context';
 import { clientFor, uniqueEmail } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
@@ -44,11 +46,45 @@ function identityOf(accessToken: string): Identity {
   return { role: claims.role, claims };
 }
 
-/** Creates a confirmed user through the admin API and signs them in. */
+/** A verified TOTP factor: its id and the secret that makes its codes. */
+export interface TestFactor {
+  id: string;
+  secret: string;
+}
+
+/** The current code of a TOTP secret (SHA-1, 6 digits, 30 s), as an authenticator app shows it. */
+export function totpCode(secret: string): string {
+  return TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
+}
+
+/** Raises a signed-in client's session to aal2 with a code of its factor. */
+export async function passSecondFactor(
+  client: SupabaseClient,
+  factor: TestFactor,
+): Promise<string> {
+  const { data, error } = await client.auth.mfa.challengeAndVerify({
+    factorId: factor.id,
+    code: totpCode(factor.secret),
+  });
+  if (error) throw error;
+  return data.access_token;
+}
+
+/**
+ * Creates a confirmed user through the admin API and signs them in. An admin
+ * also enrols a TOTP factor and verifies it, as the app makes every admin do
+ * before /admin opens (admin data needs aal2): their identity is the aal2
+ * session's, and `factor` lets a test sign them in again.
+ */
 export async function createSignedInUser(
   server: TestServer,
   spec: UserSpec,
-): Promise<{ id: string; identity: Identity; email: string }> {
+): Promise<{ id: string; identity: Identity; email: string; factor?: TestFactor }> {
   const admin = clientFor(server, { key: server.serviceRoleKey });
   const email = uniqueEmail(spec.fullName.split(' ')[0]!.toLowerCase());
   const created = await admin.auth.admin.createUser({
@@ -59,13 +95,21 @@ export async function createSignedInUser(
     ...(spec.role ? { app_metadata: { role: spec.role } } : {}),
   });
   if (created.error) throw created.error;
-  const signedIn = await clientFor(server).auth.signInWithPassword({ email, password: PASSWORD });
+  const client = clientFor(server);
+  const signedIn = await client.auth.signInWithPassword({ email, password: PASSWORD });
   if (signedIn.error) throw signedIn.error;
-  return {
-    id: created.data.user.id,
-    identity: identityOf(signedIn.data.session.access_token),
-    email,
-  };
+  if (spec.role !== 'admin') {
+    return {
+      id: created.data.user.id,
+      identity: identityOf(signedIn.data.session.access_token),
+      email,
+    };
+  }
+  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp' });
+  if (enrolled.error) throw enrolled.error;
+  const factor = { id: enrolled.data.id, secret: enrolled.data.totp.secret };
+  const accessToken = await passSecondFactor(client, factor);
+  return { id: created.data.user.id, identity: identityOf(accessToken), email, factor };
 }
 
 export async function createTestWorld(server: TestServer): Promise<TestWorld> {

@@ -1,8 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFormsServer } from '../forms/forms-testing';
-import { PASSWORD, createSignedInUser } from '../schema/test-world';
+import { PASSWORD, createSignedInUser, passSecondFactor } from '../schema/test-world';
 import { clientFor, uniqueEmail } from '../testing/clients';
 import type { TestServer } from '../testing/harness';
 
@@ -37,16 +36,6 @@ interface TwoFactorPerson extends Person {
   aal2: SupabaseClient;
 }
 
-/** The TOTP code of a secret for now. */
-function totpCode(secret: string): string {
-  return TOTP.generate({
-    secret: Secret.fromBase32(secret),
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-  });
-}
-
 function aalOf(accessToken: string): unknown {
   return (
     JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString('utf8')) as {
@@ -62,9 +51,12 @@ async function signIn(email: string): Promise<SupabaseClient> {
   return client;
 }
 
+/** A user signed in as the app signs them in: an admin (who always has a factor) at aal2. */
 async function person(spec: Parameters<typeof createSignedInUser>[1]): Promise<Person> {
   const user = await createSignedInUser(server, spec);
-  return { id: user.id, email: user.email, client: await signIn(user.email) };
+  const client = await signIn(user.email);
+  if (user.factor) await passSecondFactor(client, user.factor);
+  return { id: user.id, email: user.email, client };
 }
 
 /**
@@ -75,22 +67,19 @@ async function personWithFactor(
   spec: Parameters<typeof createSignedInUser>[1],
 ): Promise<TwoFactorPerson> {
   const user = await createSignedInUser(server, spec);
-  const enrolling = await signIn(user.email);
-  const enrolled = await enrolling.auth.mfa.enroll({ factorType: 'totp' });
-  if (enrolled.error) throw enrolled.error;
-  const verified = await enrolling.auth.mfa.challengeAndVerify({
-    factorId: enrolled.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  });
-  if (verified.error) throw verified.error;
+  // Admins come with a verified factor; anyone else enrols one here.
+  let factor = user.factor;
+  if (!factor) {
+    const enrolling = await signIn(user.email);
+    const enrolled = await enrolling.auth.mfa.enroll({ factorType: 'totp' });
+    if (enrolled.error) throw enrolled.error;
+    factor = { id: enrolled.data.id, secret: enrolled.data.totp.secret };
+    await passSecondFactor(enrolling, factor);
+  }
 
   const client = await signIn(user.email);
   const aal2 = await signIn(user.email);
-  const stepUp = await aal2.auth.mfa.challengeAndVerify({
-    factorId: enrolled.data.id,
-    code: totpCode(enrolled.data.totp.secret),
-  });
-  if (stepUp.error) throw stepUp.error;
+  await passSecondFactor(aal2, factor);
   for (const [session, aal] of [
     [client, 'aal1'],
     [aal2, 'aal2'],
@@ -509,6 +498,56 @@ describe('the data API', () => {
     expect(renamed).toMatchObject({ error: null, data: [{ name: 'Cora Clinics HQ' }] });
   });
 
+  it('an admin who never enrolled a factor gets no admin data until they do', async () => {
+    const service = clientFor(server, { key: server.serviceRoleKey });
+    const email = uniqueEmail('unenrolled-admin');
+    const created = await service.auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+      app_metadata: { role: 'admin' },
+    });
+    expect(created.error).toBeNull();
+    const client = await signIn(email);
+    const claims = JSON.parse(
+      Buffer.from(
+        (await client.auth.getSession()).data.session!.access_token.split('.')[1]!,
+        'base64url',
+      ).toString(),
+    ) as { aal: string; app_metadata: { role: string } };
+    expect({ aal: claims.aal, role: claims.app_metadata.role }).toEqual({
+      aal: 'aal1',
+      role: 'admin',
+    });
+
+    // Nothing an admin reads: not the leads, not the overview, not the settings.
+    expect(await client.from('leads').select('id')).toMatchObject({ error: null, data: [] });
+    expect(await client.from('site_settings').select('*')).toMatchObject({ error: null, data: [] });
+    const overview = await client.rpc('admin_overview', {
+      p_from: new Date(Date.now() - 86_400_000).toISOString(),
+      p_to: new Date().toISOString(),
+    });
+    expect({ status: overview.status, code: overview.error?.code }).toEqual({
+      status: 403,
+      code: '42501',
+    });
+    expect(await client.rpc('is_admin')).toMatchObject({ error: null, data: false });
+    // Their own profile, as any signed-in user.
+    expect(await client.from('profiles').select('id')).toMatchObject({
+      error: null,
+      data: [{ id: created.data.user!.id }],
+    });
+
+    // Enrolling a factor raises this very session to aal2, and admin data follows.
+    const enrolled = await client.auth.mfa.enroll({ factorType: 'totp' });
+    expect(enrolled.error).toBeNull();
+    await passSecondFactor(client, { id: enrolled.data!.id, secret: enrolled.data!.totp.secret });
+    expect(await client.rpc('is_admin')).toMatchObject({ error: null, data: true });
+    const leads = await client.from('leads').select('id');
+    expect(leads.error).toBeNull();
+    expect(leads.data!.length).toBeGreaterThan(0);
+  });
+
   it('users without a factor are not affected at aal1', async () => {
     const { data } = await plainCustomer.client.auth.getSession();
     expect(aalOf(data.session!.access_token)).toBe('aal1');
@@ -516,9 +555,6 @@ describe('the data API', () => {
     expect(profile).toMatchObject({ error: null, data: [{ id: plainCustomer.id }] });
     const workspace = await plainCustomer.client.from('workspaces').select('id');
     expect(workspace).toMatchObject({ error: null, data: [{ id: workspaces.plainCustomer }] });
-    const leads = await plainAdmin.client.from('leads').select('id');
-    expect(leads.error).toBeNull();
-    expect(leads.data!.length).toBeGreaterThan(0);
     const satisfied = await plainCustomer.client.rpc('mfa_satisfied');
     expect(satisfied).toMatchObject({ error: null, data: true });
   });

@@ -4,20 +4,30 @@ import { Button } from '@/components/ui/button';
 import { buttonStyles } from '@/components/ui/button-styles';
 import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
-import { homePathFor, needsSecondFactor, roleOf, type Role } from '@/lib/auth/roles';
+import {
+  homePathFor,
+  mustEnrolSecondFactor,
+  needsSecondFactor,
+  roleOf,
+  type Role,
+} from '@/lib/auth/roles';
 import { startAuth } from '@/lib/auth/auth-store';
 import { useAuth } from '@/lib/auth/use-auth';
 
 /**
  * Guards a route of the table: 'Loading...' until the session is known (never
  * a flash of the page), then /auth?next=… for a signed-out visitor or one who
- * still owes the second factor, and a "no access" page for the wrong role.
+ * still owes the second factor, a "no access" page for the wrong role, and
+ * for an admin without a second factor, the set-up of one (`secondFactorSetup`).
  */
 export function RequireAuth({
   role,
+  secondFactorSetup,
   children,
 }: {
   role?: Exclude<Role, 'customer'>;
+  /** Shown instead of an admin page to an admin who has no second factor yet. */
+  secondFactorSetup?: ReactNode;
   children: ReactNode;
 }) {
   const auth = useAuth();
@@ -29,6 +39,7 @@ export function RequireAuth({
   if (needsSecondFactor(auth.session))
     return <Navigate to={`${paths.auth}?next=${next}`} replace />;
   if (role && roleOf(auth.user) !== role) return <NoAccess role={roleOf(auth.user)} />;
+  if (role === 'admin' && mustEnrolSecondFactor(auth.session)) return secondFactorSetup ?? null;
   return children;
 }
 

@@ -46,7 +46,16 @@ function SignedInPage({
     // A failed load is remembered and shown by the page's boundary when it renders.
     page.preload().catch(() => undefined);
   }, [page]);
-  return <RequireAuth role={role}>{onDemand(page, pageKey)}</RequireAuth>;
+  return (
+    <RequireAuth
+      role={role}
+      secondFactorSetup={
+        role === 'admin' ? onDemand(AdminSecondFactorPage, 'admin-second-factor') : undefined
+      }
+    >
+      {onDemand(page, pageKey)}
+    </RequireAuth>
+  );
 }
 
 const PartnerPage = onDemandComponent(() => import('./routes/partner'));
@@ -62,6 +71,7 @@ const DashboardKnowledgePage = onDemandComponent(() => import('./routes/dashboar
 const DashboardTeamPage = onDemandComponent(() => import('./routes/dashboard-team'));
 const AccountSettingsPage = onDemandComponent(() => import('./routes/account-settings'));
 const AdminPage = onDemandComponent(() => import('./routes/admin'));
+const AdminSecondFactorPage = onDemandComponent(() => import('./routes/admin-second-factor'));
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));

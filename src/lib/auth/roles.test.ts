@@ -1,6 +1,12 @@
 import type { Session } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { homePathFor, needsSecondFactor, roleOf, safeNextPath } from './roles';
+import {
+  homePathFor,
+  mustEnrolSecondFactor,
+  needsSecondFactor,
+  roleOf,
+  safeNextPath,
+} from './roles';
 
 function tokenWith(claims: Record<string, unknown>): string {
   const encode = (value: unknown) =>
@@ -42,6 +48,21 @@ describe('the second factor', () => {
   it('is owed when the token cannot be read, rather than skipped', () => {
     const garbled = { ...session('aal2', 'verified'), access_token: 'not.a-token' } as Session;
     expect(needsSecondFactor(garbled)).toBe(true);
+  });
+});
+
+describe('the admin area', () => {
+  const as = (role: string | undefined, base: Session) =>
+    ({ ...base, user: { ...base.user, app_metadata: role ? { role } : {} } }) as Session;
+
+  it('asks an admin with no verified factor to enrol one, and no one else', () => {
+    expect(mustEnrolSecondFactor(as('admin', session('aal1')))).toBe(true);
+    expect(mustEnrolSecondFactor(as('admin', session('aal1', 'unverified')))).toBe(true);
+    expect(mustEnrolSecondFactor(as('admin', session('aal1', 'verified')))).toBe(false);
+    expect(mustEnrolSecondFactor(as('admin', session('aal2', 'verified')))).toBe(false);
+    expect(mustEnrolSecondFactor(as('partner', session('aal1')))).toBe(false);
+    expect(mustEnrolSecondFactor(as(undefined, session('aal1')))).toBe(false);
+    expect(mustEnrolSecondFactor(null)).toBe(false);
   });
 });
 

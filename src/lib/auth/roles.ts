@@ -42,13 +42,23 @@ export function claimsOf(session: Pick<Session, 'access_token'> | null): Record<
   }
 }
 
+/** Whether the account has a verified second factor. */
+export function hasVerifiedFactor(session: Session | null): boolean {
+  return (session?.user.factors ?? []).some((factor) => factor.status === 'verified');
+}
+
 /** Signed in with a password or link only, while the account has a verified second factor. */
 export function needsSecondFactor(session: Session | null): boolean {
   if (!session) return false;
-  const hasVerifiedFactor = (session.user.factors ?? []).some(
-    (factor) => factor.status === 'verified',
-  );
-  return hasVerifiedFactor && claimsOf(session).aal !== 'aal2';
+  return hasVerifiedFactor(session) && claimsOf(session).aal !== 'aal2';
+}
+
+/**
+ * An admin who has not set up a second factor yet: the database gives admin
+ * data to aal2 sessions only, so the admin area asks them to enrol first.
+ */
+export function mustEnrolSecondFactor(session: Session | null): boolean {
+  return !!session && roleOf(session.user) === 'admin' && !hasVerifiedFactor(session);
 }
 
 // Control characters (C0, DEL, C1), any whitespace, and the backslash: URL parsers drop or
