@@ -21,11 +21,35 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
+/**
+ * Phones put a page's actions at the bottom of the screen (a form's save, a
+ * note's button), where a full-width toast would sit over them; there toasts
+ * come in at the top, above the content, and on wider screens bottom right.
+ */
+const PHONE = '(max-width: 639px)';
+
+function subscribeToWidth(listener: () => void) {
+  const query = window.matchMedia?.(PHONE);
+  query?.addEventListener('change', listener);
+  return () => query?.removeEventListener('change', listener);
+}
+
 const SonnerToaster = lazy(async () => {
   const { Toaster: Sonner } = await import('sonner');
   function MountedToaster() {
     useEffect(markMounted, []);
-    return <Sonner visibleToasts={VISIBLE_TOASTS} position="bottom-right" closeButton />;
+    const isPhone = useSyncExternalStore(
+      subscribeToWidth,
+      () => window.matchMedia?.(PHONE).matches ?? false,
+      () => false,
+    );
+    return (
+      <Sonner
+        visibleToasts={VISIBLE_TOASTS}
+        position={isPhone ? 'top-center' : 'bottom-right'}
+        closeButton
+      />
+    );
   }
   return { default: MountedToaster };
 });
