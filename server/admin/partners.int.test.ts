@@ -629,15 +629,16 @@ describe('the lists', () => {
     const wildcard = await admin.client.rpc('admin_partners', { p_search: '%' });
     expect((wildcard.data as { rows: unknown[] }).rows).toEqual([]);
 
+    type Cursor = { created_at: string; id: string } | null;
     const ids: string[] = [];
-    let before: { created_at: string; id: string } | null = null;
+    let before: Cursor = null;
     do {
       const next = await admin.client.rpc('admin_partners', {
         p_before_created_at: before?.created_at ?? null,
         p_before_id: before?.id ?? null,
         p_limit: 1,
       });
-      const data = next.data as { rows: { id: string }[]; next: typeof before };
+      const data = next.data as { rows: { id: string }[]; next: Cursor };
       ids.push(...data.rows.map((row) => row.id));
       before = data.next;
     } while (before && ids.length < 100);

@@ -65,6 +65,7 @@ const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
+const AdminPartnersPage = onDemandComponent(() => import('./routes/admin-partners'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -90,6 +91,7 @@ export const onDemandPages: OnDemandComponent[] = [
   AdminLeadsPage,
   AdminLeadPage,
   AdminAuditPage,
+  AdminPartnersPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
@@ -200,6 +202,13 @@ export const routes: RouteObject[] = [
             path: paths.adminAudit,
             element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
             handle: pageCode(AdminAuditPage),
+          },
+          {
+            path: paths.adminPartners,
+            element: (
+              <SignedInPage page={AdminPartnersPage} pageKey={paths.adminPartners} role="admin" />
+            ),
+            handle: pageCode(AdminPartnersPage),
           },
         ],
       },
