@@ -149,9 +149,9 @@ function ApplicationCard({ application }: { application: ApplicationRow }) {
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 id={headingId} className="text-lg font-semibold break-words text-ink-900">
+          <h2 id={headingId} className="text-lg font-semibold break-words text-ink-900">
             {application.company}
-          </h3>
+          </h2>
           <p className="text-sm break-all text-ink-700">
             {application.full_name} ·{' '}
             <a href={`mailto:${application.email}`} className="text-azure-700 hover:underline">
