@@ -162,7 +162,7 @@ function ApplicationCard({ application }: { application: ApplicationRow }) {
         <ApplicationStatusBadge status={application.status} />
       </div>
 
-      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm lg:grid-cols-4">
         <div>
           <dt className="text-ink-600">Kind of partner</dt>
           <dd className="font-medium text-ink-900">
@@ -198,7 +198,7 @@ function ApplicationCard({ application }: { application: ApplicationRow }) {
             {application.has_account ? 'Has an account' : 'No account yet'}
           </dd>
         </div>
-        <div className="sm:col-span-2 lg:col-span-4">
+        <div className="col-span-2 lg:col-span-4">
           <dt className="text-ink-600">Message</dt>
           <dd className="break-words whitespace-pre-line text-ink-900">
             {application.message ?? 'No message.'}
