@@ -128,6 +128,11 @@ for (const size of sizes) {
       await edit.getByLabel('Commission (%)').fill('51');
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await expect(edit.getByText('Please enter a commission from 0 % to 50 %.')).toBeVisible();
+      await edit.getByLabel('Status').selectOption('suspended');
+      await expect(edit.getByText('Suspending stops their referral link.')).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `test-results/admin-partners-edit-${size.name}.png` });
+      await edit.getByLabel('Status').selectOption('active');
       await edit.getByLabel('Commission (%)').fill('17.5');
       await edit.getByLabel('Tier').selectOption('silver');
       await edit.getByRole('button', { name: 'Save changes' }).click();

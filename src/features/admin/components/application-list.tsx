@@ -126,9 +126,12 @@ function ApplicationCard({ application }: { application: ApplicationRow }) {
       );
       await refresh();
     } catch (caught) {
-      setError(rpcErrorMessage(caught));
+      // The dialog closes; the sentence stays on the card (and in a toast, in
+      // case the list no longer shows it: another admin decided first).
+      const message = rpcErrorMessage(caught);
+      setError(message);
+      void showToast('error', message);
       await refresh();
-      throw caught;
     }
   };
 
