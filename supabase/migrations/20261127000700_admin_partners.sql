@@ -431,7 +431,11 @@ begin
   perform private.require_admin('Only Cervana admins can approve partner applications.');
   application := private.application_to_decide(p_application_id, 'approve');
 
-  account := coalesce(application.user_id, private.account_with_confirmed_email(application.email));
+  -- The account the application follows (unless since deleted), else the confirmed one with its address.
+  account := coalesce(
+    (select u.id from auth.users u where u.id = application.user_id and u.deleted_at is null),
+    private.account_with_confirmed_email(application.email)
+  );
   if account is not null and exists (
     select from auth.users u where u.id = account and u.raw_app_meta_data ->> 'role' = 'admin'
   ) then
