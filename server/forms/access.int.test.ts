@@ -280,13 +280,27 @@ describe('an admin', () => {
     });
     expect(note.data).toMatchObject({ body: 'Called back', author_id: admin.id });
 
-    const application = await admin.client
+    // Applications are decided through reject/approve_partner_application only
+    // (20261127000700), once their address's owner has confirmed them.
+    const patched = await admin.client
       .from('partner_applications')
       .update({ status: 'rejected', decision_reason: 'Not a fit yet', reviewed_by: admin.id })
       .eq('id', seeded.application)
-      .select('status, decision_reason');
+      .select('status');
+    expect(patched.error?.code).toBe('42501');
+    await server.db.query(
+      `update public.partner_applications set status = 'pending', confirmed_at = now() where id = $1`,
+      [seeded.application],
+    );
+    const application = await admin.client.rpc('reject_partner_application', {
+      p_application_id: seeded.application,
+      p_reason: 'Not a fit yet',
+    });
     expect(application.error).toBeNull();
-    expect(application.data).toEqual([{ status: 'rejected', decision_reason: 'Not a fit yet' }]);
+    expect(application.data).toMatchObject({
+      status: 'rejected',
+      decision_reason: 'Not a fit yet',
+    });
 
     const rule = await admin.client
       .from('availability_rules')

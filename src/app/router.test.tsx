@@ -44,6 +44,7 @@ const signedInPages = [
   paths.adminLeads,
   paths.adminLead,
   paths.adminAudit,
+  paths.adminPartners,
 ];
 
 inASignedOutBrowser();

@@ -75,6 +75,7 @@ const AdminSecondFactorPage = onDemandComponent(() => import('./routes/admin-sec
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
+const AdminPartnersPage = onDemandComponent(() => import('./routes/admin-partners'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -100,6 +101,7 @@ export const onDemandPages: OnDemandComponent[] = [
   AdminLeadsPage,
   AdminLeadPage,
   AdminAuditPage,
+  AdminPartnersPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
@@ -210,6 +212,13 @@ export const routes: RouteObject[] = [
             path: paths.adminAudit,
             element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
             handle: pageCode(AdminAuditPage),
+          },
+          {
+            path: paths.adminPartners,
+            element: (
+              <SignedInPage page={AdminPartnersPage} pageKey={paths.adminPartners} role="admin" />
+            ),
+            handle: pageCode(AdminPartnersPage),
           },
         ],
       },

@@ -116,6 +116,12 @@ export const pageMeta = {
     'Who changed what, when and from where.',
     false,
   ),
+  adminPartners: page(
+    paths.adminPartners,
+    'Partners — Cervana admin',
+    'Partner applications to review, and every partner’s tier, commission and status.',
+    false,
+  ),
   demo: page(
     paths.demo,
     'Book a demo — Cervana',

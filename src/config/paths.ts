@@ -20,6 +20,7 @@ export const paths = {
   adminLeads: '/admin/leads',
   adminLead: '/admin/leads/:leadId',
   adminAudit: '/admin/audit',
+  adminPartners: '/admin/partners',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',

@@ -571,6 +571,7 @@ export type Database = {
           full_name: string
           id: string
           message: string | null
+          partner_id: string | null
           partner_type: string
           referred_by: string | null
           reviewed_at: string | null
@@ -592,6 +593,7 @@ export type Database = {
           full_name: string
           id?: string
           message?: string | null
+          partner_id?: string | null
           partner_type: string
           referred_by?: string | null
           reviewed_at?: string | null
@@ -613,6 +615,7 @@ export type Database = {
           full_name?: string
           id?: string
           message?: string | null
+          partner_id?: string | null
           partner_type?: string
           referred_by?: string | null
           reviewed_at?: string | null
@@ -623,6 +626,13 @@ export type Database = {
           website?: string | null
         }
         Relationships: [
+          {
+            foreignKeyName: "partner_applications_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "partner_applications_referred_by_fkey"
             columns: ["referred_by"]
@@ -643,6 +653,7 @@ export type Database = {
           tier: string
           updated_at: string
           user_id: string | null
+          version: number
         }
         Insert: {
           commission_rate?: number
@@ -654,6 +665,7 @@ export type Database = {
           tier?: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Update: {
           commission_rate?: number
@@ -665,6 +677,7 @@ export type Database = {
           tier?: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Relationships: []
       }
@@ -1030,6 +1043,29 @@ export type Database = {
         }
       }
       admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
+      admin_partner_applications: {
+        Args: {
+          p_before_created_at?: string
+          p_before_id?: string
+          p_limit?: number
+          p_status?: string
+        }
+        Returns: Json
+      }
+      admin_partners: {
+        Args: {
+          p_before_created_at?: string
+          p_before_id?: string
+          p_limit?: number
+          p_search?: string
+          p_status?: string
+        }
+        Returns: Json
+      }
+      approve_partner_application: {
+        Args: { p_application_id: string }
+        Returns: Json
+      }
       book_demo: {
         Args: {
           company: string
@@ -1169,6 +1205,10 @@ export type Database = {
         Returns: string
       }
       record_referral_click: { Args: { code: string }; Returns: boolean }
+      reject_partner_application: {
+        Args: { p_application_id: string; p_reason: string }
+        Returns: Json
+      }
       remove_phone_number: { Args: { p_id: string }; Returns: undefined }
       reschedule_demo_booking: {
         Args: { starts_at: string; time_zone?: string; token: string }
@@ -1263,6 +1303,31 @@ export type Database = {
         SetofOptions: {
           from: "*"
           to: "leads"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      update_partner: {
+        Args: {
+          p_changes: Json
+          p_expected_version: number
+          p_partner_id: string
+        }
+        Returns: {
+          commission_rate: number
+          company: string
+          created_at: string
+          id: string
+          referral_code: string
+          status: string
+          tier: string
+          updated_at: string
+          user_id: string | null
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "partners"
           isOneToOne: true
           isSetofReturn: false
         }

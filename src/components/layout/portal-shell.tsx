@@ -49,6 +49,7 @@ const PORTAL_GROUPS: PortalGroup[] = [
     links: [
       { label: 'Admin overview', to: paths.admin, roles: ['admin'] },
       { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
+      { label: 'Partners', to: paths.adminPartners, roles: ['admin'] },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
   },
