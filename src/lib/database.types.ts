@@ -1029,6 +1029,39 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_email_templates: {
+        Args: never
+        Returns: {
+          template: string
+        }[]
+      }
+      admin_get_email: { Args: { p_message_id: string }; Returns: Json }
+      admin_list_emails: {
+        Args: {
+          p_after_created_at?: string
+          p_after_id?: string
+          p_channel?: string
+          p_limit?: number
+          p_recipient?: string
+          p_status?: string
+          p_template?: string
+        }
+        Returns: {
+          attempts: number
+          channel: string
+          created_at: string
+          id: string
+          is_secret: boolean
+          last_error: string
+          next_attempt_at: string
+          recipient: string
+          resent_from: string
+          sent_at: string
+          status: string
+          subject: string
+          template: string
+        }[]
+      }
       admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
       book_demo: {
         Args: {
@@ -1174,6 +1207,7 @@ export type Database = {
         Args: { starts_at: string; time_zone?: string; token: string }
         Returns: Json
       }
+      resend_outbox_message: { Args: { p_message_id: string }; Returns: Json }
       resend_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json
@@ -1186,6 +1220,7 @@ export type Database = {
         }
         Returns: Json
       }
+      retry_outbox_message: { Args: { p_message_id: string }; Returns: Json }
       revoke_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json
