@@ -1029,12 +1029,7 @@ export type Database = {
           isSetofReturn: false
         }
       }
-      admin_email_templates: {
-        Args: never
-        Returns: {
-          template: string
-        }[]
-      }
+      admin_email_templates: { Args: never; Returns: Json }
       admin_get_email: { Args: { p_message_id: string }; Returns: Json }
       admin_list_emails: {
         Args: {

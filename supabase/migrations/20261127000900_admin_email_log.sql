@@ -196,7 +196,7 @@ comment on function public.admin_list_emails is
 
 -- The kinds of message in the outbox, for the filter: a skip scan over the
 -- template index (one probe per distinct template, not a read of the table).
-create or replace function public.admin_email_templates() returns table (template text)
+create or replace function public.admin_email_templates() returns jsonb
 language plpgsql
 stable
 security definer
@@ -204,7 +204,7 @@ set search_path = ''
 as $$
 begin
   perform private.require_admin('Only Cervana admins can read the email log.');
-  return query
+  return (
     with recursive kinds(name) as (
       (select m.template from public.outbox_messages m order by m.template limit 1)
       union all
@@ -212,7 +212,8 @@ begin
       from kinds k
       where k.name is not null
     )
-    select k.name from kinds k where k.name is not null;
+    select coalesce(jsonb_agg(k.name order by k.name), '[]'::jsonb) from kinds k where k.name is not null
+  );
 end
 $$;
 
