@@ -65,6 +65,8 @@ const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
+const AdminEmailsPage = onDemandComponent(() => import('./routes/admin-emails'));
+const AdminEmailPage = onDemandComponent(() => import('./routes/admin-email'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -200,6 +202,16 @@ export const routes: RouteObject[] = [
             path: paths.adminAudit,
             element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
             handle: pageCode(AdminAuditPage),
+          },
+          {
+            path: paths.adminEmails,
+            element: <SignedInPage page={AdminEmailsPage} pageKey={paths.adminEmails} role="admin" />,
+            handle: pageCode(AdminEmailsPage),
+          },
+          {
+            path: paths.adminEmail,
+            element: <SignedInPage page={AdminEmailPage} pageKey={paths.adminEmail} role="admin" />,
+            handle: pageCode(AdminEmailPage),
           },
         ],
       },

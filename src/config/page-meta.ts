@@ -116,6 +116,18 @@ export const pageMeta = {
     'Who changed what, when and from where.',
     false,
   ),
+  adminEmails: page(
+    paths.adminEmails,
+    'Email log — Cervana admin',
+    'Every email and text message the product queued, and how its delivery went.',
+    false,
+  ),
+  adminEmail: page(
+    paths.adminEmail,
+    'Email — Cervana admin',
+    'One message: its text, HTML, attachments and delivery.',
+    false,
+  ),
   demo: page(
     paths.demo,
     'Book a demo — Cervana',
