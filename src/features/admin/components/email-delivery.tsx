@@ -84,7 +84,7 @@ export function EmailDelivery({ message }: { message: EmailPreview }) {
       {resentFrom ? (
         <p className="text-sm text-ink-700">
           A copy of{' '}
-          <Link to={adminEmailPath(resentFrom)} className="text-azure-700 hover:underline">
+          <Link to={adminEmailPath(resentFrom)} className="text-azure-700 underline">
             an earlier message
           </Link>
           {typeof message.metadata.resent_by_email === 'string'
@@ -100,7 +100,7 @@ export function EmailDelivery({ message }: { message: EmailPreview }) {
           <ul className="mt-1 grid gap-1 text-sm">
             {message.resends.map((copy) => (
               <li key={copy.id}>
-                <Link to={adminEmailPath(copy.id)} className="text-azure-700 hover:underline">
+                <Link to={adminEmailPath(copy.id)} className="text-azure-700 underline">
                   {formatEmailTime(copy.created_at)}
                 </Link>{' '}
                 · {EMAIL_STATES[copy.status].toLowerCase()}
