@@ -54,6 +54,18 @@ async function salesEmail(): Promise<{ id: string; recipient: string }> {
   return { id: message.id, recipient: email };
 }
 
+/** Waits until the test server's sender has delivered a message (to the log), so it cannot overwrite a test's change. */
+async function delivered(id: string): Promise<void> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    const { rows } = await server.db.query<{ status: string }>(
+      `select status from public.outbox_messages where id = $1`,
+      [id],
+    );
+    if (rows[0]?.status !== 'pending') break;
+    await delay(50);
+  }
+}
+
 async function auditFor(id: string) {
   const { rows } = await server.db.query<{
     actor_id: string;
@@ -88,6 +100,7 @@ describe('who may use the email log', () => {
     const calls = [
       ['admin_list_emails', {}],
       ['admin_email_templates', {}],
+      ['admin_failed_email_count', {}],
       ['admin_get_email', { p_message_id: id }],
       ['resend_outbox_message', { p_message_id: id }],
       ['retry_outbox_message', { p_message_id: id }],
@@ -182,9 +195,17 @@ describe('admin_list_emails', () => {
       expect.arrayContaining(['sales_inquiry_confirmation', 'sales_inquiry_notification']),
     );
 
+    await delivered(id);
     await server.db.query(`update public.outbox_messages set status = 'failed' where id = $1`, [
       id,
     ]);
+    const count = await admin.client.rpc('admin_failed_email_count');
+    const { rows: counted } = await server.db.query<{ count: number }>(
+      `select count(*)::int as count from public.outbox_messages
+       where status = 'failed' and created_at >= now() - interval '7 days'`,
+    );
+    expect(count.data).toBe(counted[0]!.count);
+    expect(count.data).toBeGreaterThanOrEqual(1);
     const failed = await admin.client.rpc('admin_list_emails', { p_status: 'failed' });
     expect((failed.data as ListedEmail[]).map((row) => row.id)).toContain(id);
     expect((failed.data as ListedEmail[]).every((row) => row.status === 'failed')).toBe(true);
@@ -450,15 +471,7 @@ describe('resend_outbox_message', () => {
 describe('retry_outbox_message', () => {
   it('makes a failed message due again, logged, and leaves delivered ones alone', async () => {
     const { id } = await salesEmail();
-    // The test server's sender delivers it first (to the log), so it does not overwrite us.
-    for (let tries = 0; tries < 100; tries += 1) {
-      const { rows } = await server.db.query<{ status: string }>(
-        `select status from public.outbox_messages where id = $1`,
-        [id],
-      );
-      if (rows[0]?.status !== 'pending') break;
-      await delay(50);
-    }
+    await delivered(id);
     await server.db.query(
       `update public.outbox_messages
        set status = 'failed', attempts = 10, last_error = '550 no such mailbox',
@@ -483,8 +496,8 @@ describe('retry_outbox_message', () => {
       `update public.outbox_messages set status = 'logged', attempts = 11 where id = $1`,
       [id],
     );
-    const delivered = await admin.client.rpc('retry_outbox_message', { p_message_id: id });
-    expectRefusal(delivered, 400, 'message_id');
+    const refused = await admin.client.rpc('retry_outbox_message', { p_message_id: id });
+    expectRefusal(refused, 400, 'message_id');
     expect(await auditFor(id)).toHaveLength(1);
   });
 });

@@ -205,7 +205,9 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.adminEmails,
-            element: <SignedInPage page={AdminEmailsPage} pageKey={paths.adminEmails} role="admin" />,
+            element: (
+              <SignedInPage page={AdminEmailsPage} pageKey={paths.adminEmails} role="admin" />
+            ),
             handle: pageCode(AdminEmailsPage),
           },
           {

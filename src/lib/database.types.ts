@@ -1030,6 +1030,7 @@ export type Database = {
         }
       }
       admin_email_templates: { Args: never; Returns: Json }
+      admin_failed_email_count: { Args: never; Returns: number }
       admin_get_email: { Args: { p_message_id: string }; Returns: Json }
       admin_list_emails: {
         Args: {

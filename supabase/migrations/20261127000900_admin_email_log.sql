@@ -217,6 +217,23 @@ begin
 end
 $$;
 
+-- For the overview: messages that failed for good in the last 7 days (one
+-- range of the status index; failures are few).
+create or replace function public.admin_failed_email_count() returns integer
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_admin('Only Cervana admins can read the email log.');
+  return (
+    select count(*)::integer from public.outbox_messages m
+    where m.status = 'failed' and m.created_at >= now() - interval '7 days'
+  );
+end
+$$;
+
 -- ---------------------------------------------------------------------------
 -- The preview
 -- ---------------------------------------------------------------------------
@@ -430,6 +447,7 @@ from public, anon, authenticated;
 revoke execute on function
   public.admin_list_emails(text, text, text, text, timestamptz, uuid, integer),
   public.admin_email_templates(),
+  public.admin_failed_email_count(),
   public.admin_get_email(uuid),
   public.resend_outbox_message(uuid),
   public.retry_outbox_message(uuid)
@@ -437,6 +455,7 @@ from public, anon;
 grant execute on function
   public.admin_list_emails(text, text, text, text, timestamptz, uuid, integer),
   public.admin_email_templates(),
+  public.admin_failed_email_count(),
   public.admin_get_email(uuid),
   public.resend_outbox_message(uuid),
   public.retry_outbox_message(uuid)

@@ -100,3 +100,15 @@ export async function retryEmail(messageId: string): Promise<void> {
   const { error } = await supabase.rpc('retry_outbox_message', { p_message_id: messageId });
   if (error) throw error;
 }
+
+/** Messages that failed for good in the last 7 days, for the overview. */
+export const failedEmailCountQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'emails', 'failed-count'] as const,
+    queryFn: async (): Promise<number> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('admin_failed_email_count');
+      if (error) throw error;
+      return z.number().int().parse(data);
+    },
+  });

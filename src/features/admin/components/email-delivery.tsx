@@ -56,7 +56,7 @@ export function EmailDelivery({ message }: { message: EmailPreview }) {
   return (
     <section
       aria-labelledby="email-delivery-heading"
-      className="grid gap-4 rounded-2xl border border-sand-200 bg-white p-5 sm:p-6"
+      className="order-first grid gap-4 rounded-2xl border border-sand-200 bg-white p-5 sm:p-6 lg:order-none"
     >
       <h2 id="email-delivery-heading" className="text-lg font-semibold text-ink-900">
         Delivery

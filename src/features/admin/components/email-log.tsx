@@ -63,7 +63,7 @@ export function EmailLog() {
             value={filters.channel ?? ''}
             onChange={(event) => setFilter('channel', event.target.value)}
           >
-            <option value="">Email and text</option>
+            <option value="">Any channel</option>
             {Object.entries(EMAIL_CHANNELS).map(([channel, label]) => (
               <option key={channel} value={channel}>
                 {label}

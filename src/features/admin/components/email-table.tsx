@@ -3,7 +3,7 @@ import { adminEmailPath } from '@/config/paths';
 import { formatEmailTime, templateLabel, type ListedEmail } from '../model/email-log';
 import { EmailStateBadge } from './email-state-badge';
 
-const HEADERS = ['Queued', 'To', 'Subject', 'State', 'Attempts', 'Next attempt', 'Last error'];
+const HEADERS = ['Queued', 'To', 'Subject', 'State', 'Next attempt or last error'];
 
 /**
  * The messages as a table from 1024 px, as cards below. The subject links to
@@ -15,13 +15,11 @@ export function EmailTable({ rows, search }: { rows: ListedEmail[]; search: stri
       <table className="hidden w-full table-fixed text-left text-sm lg:table">
         <caption className="sr-only">Messages, newest first</caption>
         <colgroup>
-          <col className="w-36" />
+          <col className="w-32" />
           <col className="w-52" />
           <col />
-          <col className="w-24" />
-          <col className="w-20" />
-          <col className="w-36" />
-          <col className="w-44" />
+          <col className="w-32" />
+          <col className="w-52" />
         </colgroup>
         <thead className="border-b border-sand-200 bg-sand-50 text-xs font-semibold tracking-wide text-ink-600 uppercase">
           <tr>
@@ -53,11 +51,17 @@ export function EmailTable({ rows, search }: { rows: ListedEmail[]; search: stri
               </td>
               <td className="px-3 py-3">
                 <EmailStateBadge state={row.status} />
+                <span className="mt-1 block text-ink-600">{attemptsOf(row)}</span>
               </td>
-              <td className="px-3 py-3 text-ink-900 tabular-nums">{row.attempts}</td>
-              <td className="px-3 py-3 text-ink-700">{nextAttempt(row)}</td>
-              <td className="px-3 py-3 break-words text-danger-800">
-                <span className="line-clamp-2">{row.last_error ?? '—'}</span>
+              <td className="px-3 py-3 break-words">
+                {row.status === 'pending' ? (
+                  <span className="block text-ink-700">Next {nextAttempt(row)}</span>
+                ) : null}
+                {row.last_error ? (
+                  <span className="line-clamp-2 text-danger-800">{row.last_error}</span>
+                ) : row.status === 'pending' ? null : (
+                  <span className="text-ink-600">—</span>
+                )}
               </td>
             </tr>
           ))}
@@ -82,7 +86,7 @@ export function EmailTable({ rows, search }: { rows: ListedEmail[]; search: stri
               {templateLabel(row.template)}
               {row.resent_from ? ' · resent copy' : ''}
               {' · '}
-              {row.attempts === 1 ? '1 attempt' : `${row.attempts} attempts`}
+              {attemptsOf(row)}
               {row.status === 'pending' ? ` · next ${nextAttempt(row)}` : ''}
             </p>
             {row.last_error ? (
@@ -99,9 +103,12 @@ function subjectOf(row: ListedEmail): string {
   return row.subject ?? (row.channel === 'sms' ? 'Text message' : '(no subject)');
 }
 
+function attemptsOf(row: ListedEmail): string {
+  return row.attempts === 1 ? '1 attempt' : `${row.attempts} attempts`;
+}
+
 function nextAttempt(row: ListedEmail): string {
-  if (row.status !== 'pending') return '—';
   return Date.parse(row.next_attempt_at) <= Date.now()
-    ? 'Now'
+    ? 'now'
     : formatEmailTime(row.next_attempt_at);
 }
