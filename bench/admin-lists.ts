@@ -318,7 +318,7 @@ function row(cells: string[], widths: number[]) {
 }
 
 function print(timings: Timing[]) {
-  const widths = [44, 20, 20, 8, 12];
+  const widths = [50, 20, 20, 8, 12];
   console.log(
     `\n  ms per page of ${PAGE}, median (min–max) of ${ROUNDS} round medians of ${QUERIES} sequential requests`,
   );

@@ -3,7 +3,7 @@ import { adminEmailPath } from '@/config/paths';
 import { formatEmailTime, templateLabel, type ListedEmail } from '../model/email-log';
 import { EmailStateBadge } from './email-state-badge';
 
-const HEADERS = ['Queued', 'To', 'Subject', 'State', 'Next attempt or last error'];
+const HEADERS = ['Queued', 'To', 'Subject', 'State', 'Delivery'];
 
 /**
  * The messages as a table from 1024 px, as cards below. The subject links to
