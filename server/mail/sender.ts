@@ -1,7 +1,9 @@
 import { yieldToEventLoop, type Database } from '../db/database';
 import type { Logger } from '../logger';
-import { renderEmail, type EmailContent } from './layout';
+import { htmlFromLayout } from './layout';
 import { createSmtpTransport, type SmtpTransport } from './smtp';
+
+export { htmlFromLayout };
 
 /**
  * Delivers public.outbox_messages. Email goes out over SMTP when `SMTP_URL` is
@@ -96,35 +98,6 @@ function toAttachments(value: unknown) {
       contentBase64: item.contentBase64,
     };
   });
-}
-
-/**
- * Messages queued by SQL functions (the public forms) carry their content as
- * `metadata.layout` and no HTML: it is drawn here, in the same branded frame as
- * the server's own emails. Anything malformed falls back to the plain text.
- */
-export function htmlFromLayout(metadata: Record<string, unknown> | null): string | undefined {
-  const layout = metadata?.layout as Partial<EmailContent> | undefined;
-  if (
-    !layout ||
-    typeof layout.subject !== 'string' ||
-    typeof layout.heading !== 'string' ||
-    !Array.isArray(layout.paragraphs) ||
-    !layout.paragraphs.every((paragraph) => typeof paragraph === 'string')
-  ) {
-    return undefined;
-  }
-  const action = layout.action;
-  return renderEmail({
-    subject: layout.subject,
-    preview: typeof layout.preview === 'string' ? layout.preview : layout.heading,
-    heading: layout.heading,
-    paragraphs: layout.paragraphs,
-    ...(action && typeof action.label === 'string' && typeof action.url === 'string'
-      ? { action: { label: action.label, url: action.url } }
-      : {}),
-    footnote: typeof layout.footnote === 'string' ? layout.footnote : '',
-  }).html;
 }
 
 /** An SMTP 5xx reply (e.g. 550 no such mailbox) will not change on a retry; 4xx and network errors may. */

@@ -45,6 +45,8 @@ const signedInPages = [
   paths.adminLead,
   paths.adminAudit,
   paths.adminPartners,
+  paths.adminEmails,
+  paths.adminEmail,
 ];
 
 inASignedOutBrowser();

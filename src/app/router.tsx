@@ -76,6 +76,8 @@ const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
 const AdminPartnersPage = onDemandComponent(() => import('./routes/admin-partners'));
+const AdminEmailsPage = onDemandComponent(() => import('./routes/admin-emails'));
+const AdminEmailPage = onDemandComponent(() => import('./routes/admin-email'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -219,6 +221,18 @@ export const routes: RouteObject[] = [
               <SignedInPage page={AdminPartnersPage} pageKey={paths.adminPartners} role="admin" />
             ),
             handle: pageCode(AdminPartnersPage),
+          },
+          {
+            path: paths.adminEmails,
+            element: (
+              <SignedInPage page={AdminEmailsPage} pageKey={paths.adminEmails} role="admin" />
+            ),
+            handle: pageCode(AdminEmailsPage),
+          },
+          {
+            path: paths.adminEmail,
+            element: <SignedInPage page={AdminEmailPage} pageKey={paths.adminEmail} role="admin" />,
+            handle: pageCode(AdminEmailPage),
           },
         ],
       },

@@ -122,6 +122,18 @@ export const pageMeta = {
     'Partner applications to review, and every partner’s tier, commission and status.',
     false,
   ),
+  adminEmails: page(
+    paths.adminEmails,
+    'Email log — Cervana admin',
+    'Every email and text message the product queued, and how its delivery went.',
+    false,
+  ),
+  adminEmail: page(
+    paths.adminEmail,
+    'Email — Cervana admin',
+    'One message: its text, HTML, attachments and delivery.',
+    false,
+  ),
   demo: page(
     paths.demo,
     'Book a demo — Cervana',

@@ -21,6 +21,8 @@ export const paths = {
   adminLead: '/admin/leads/:leadId',
   adminAudit: '/admin/audit',
   adminPartners: '/admin/partners',
+  adminEmails: '/admin/emails',
+  adminEmail: '/admin/emails/:messageId',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
@@ -65,4 +67,9 @@ export function callPath(callId: string, search = ''): string {
 /** A lead's page in the admin area; `search` keeps the list's filters for the way back. */
 export function adminLeadPath(leadId: string, search = ''): string {
   return `${paths.adminLeads}/${encodeURIComponent(leadId)}${search}`;
+}
+
+/** A message's preview in the admin email log; `search` keeps the log's filters for the way back. */
+export function adminEmailPath(messageId: string, search = ''): string {
+  return `${paths.adminEmails}/${encodeURIComponent(messageId)}${search}`;
 }

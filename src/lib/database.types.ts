@@ -1042,6 +1042,35 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_email_templates: { Args: never; Returns: Json }
+      admin_failed_email_count: { Args: never; Returns: number }
+      admin_get_email: { Args: { p_message_id: string }; Returns: Json }
+      admin_list_emails: {
+        Args: {
+          p_after_created_at?: string
+          p_after_id?: string
+          p_channel?: string
+          p_limit?: number
+          p_recipient?: string
+          p_status?: string
+          p_template?: string
+        }
+        Returns: {
+          attempts: number
+          channel: string
+          created_at: string
+          id: string
+          is_secret: boolean
+          last_error: string
+          next_attempt_at: string
+          recipient: string
+          resent_from: string
+          sent_at: string
+          status: string
+          subject: string
+          template: string
+        }[]
+      }
       admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
       admin_partner_applications: {
         Args: {
@@ -1214,6 +1243,7 @@ export type Database = {
         Args: { starts_at: string; time_zone?: string; token: string }
         Returns: Json
       }
+      resend_outbox_message: { Args: { p_message_id: string }; Returns: Json }
       resend_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json
@@ -1226,6 +1256,7 @@ export type Database = {
         }
         Returns: Json
       }
+      retry_outbox_message: { Args: { p_message_id: string }; Returns: Json }
       revoke_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json

@@ -10,6 +10,7 @@ import {
   parseAdminPeriod,
   withAdminPeriod,
 } from '../model/period';
+import { FailedEmailsNotice } from './failed-emails-notice';
 import { OverviewCards, OverviewCardsSkeleton } from './overview-cards';
 import { PeriodPicker } from './period-picker';
 
@@ -60,6 +61,7 @@ export function AdminOverview() {
       ) : overview.isError ? null : (
         <OverviewCardsSkeleton />
       )}
+      <FailedEmailsNotice />
     </section>
   );
 }

@@ -11,6 +11,7 @@ export const AUDITED_TABLES = {
   partner_applications: 'Partner applications',
   partners: 'Partners',
   site_settings: 'Site settings',
+  outbox_messages: 'Emails',
 } as const;
 export type AuditedTable = keyof typeof AUDITED_TABLES;
 
