@@ -124,6 +124,7 @@ const shellPages = [
   { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
   { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
+  { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.

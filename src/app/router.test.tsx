@@ -44,6 +44,8 @@ const signedInPages = [
   paths.adminLeads,
   paths.adminLead,
   paths.adminAudit,
+  paths.adminUsers,
+  paths.adminUser,
 ];
 
 inASignedOutBrowser();

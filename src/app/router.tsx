@@ -65,6 +65,8 @@ const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
+const AdminUsersPage = onDemandComponent(() => import('./routes/admin-users'));
+const AdminUserPage = onDemandComponent(() => import('./routes/admin-user'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -200,6 +202,16 @@ export const routes: RouteObject[] = [
             path: paths.adminAudit,
             element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
             handle: pageCode(AdminAuditPage),
+          },
+          {
+            path: paths.adminUsers,
+            element: <SignedInPage page={AdminUsersPage} pageKey={paths.adminUsers} role="admin" />,
+            handle: pageCode(AdminUsersPage),
+          },
+          {
+            path: paths.adminUser,
+            element: <SignedInPage page={AdminUserPage} pageKey={paths.adminUser} role="admin" />,
+            handle: pageCode(AdminUserPage),
           },
         ],
       },

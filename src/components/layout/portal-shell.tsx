@@ -49,6 +49,7 @@ const PORTAL_GROUPS: PortalGroup[] = [
     links: [
       { label: 'Admin overview', to: paths.admin, roles: ['admin'] },
       { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
+      { label: 'Users', to: paths.adminUsers, roles: ['admin'], hasChildren: true },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
   },
