@@ -245,6 +245,53 @@ describe('admin_list_users and admin_get_user', () => {
     expect((banned.data as UserRow[])[0]?.banned_until).not.toBeNull();
   });
 
+  it('pages a broad search (hundreds of matches) newest first by key, every match once', async () => {
+    const tag = `walk${Date.now().toString(36)}`;
+    // 600 accounts straight into the tables (the sign-up triggers off: no workspaces needed).
+    await server.db.transaction(async (tx) => {
+      await tx.query(`set local session_replication_role = replica`);
+      await tx.query(
+        `insert into auth.users (id, email, created_at, aud, role, raw_app_meta_data)
+         select gen_random_uuid(), $1 || '-' || i || '@example.org', now() - make_interval(secs => i),
+                'authenticated', 'authenticated', '{}'
+         from generate_series(1, 600) i`,
+        [tag],
+      );
+      await tx.query(
+        `insert into public.profiles (id, full_name)
+         select id, 'Walker ' || email from auth.users where email like $1 || '-%'`,
+        [tag],
+      );
+    });
+    const seen = new Set<string>();
+    let cursor: UserRow | undefined;
+    let previous = Infinity;
+    for (let pages = 0; pages < 20; pages += 1) {
+      const page = await admin.client.rpc('admin_list_users', {
+        p_search: tag,
+        p_limit: 100,
+        ...(cursor ? { p_after_created_at: cursor.created_at, p_after_id: cursor.id } : {}),
+      });
+      expect(page.error).toBeNull();
+      const rows = page.data as UserRow[];
+      for (const row of rows) {
+        expect(row.email!.startsWith(`${tag}-`)).toBe(true);
+        const at = Date.parse(row.created_at);
+        expect(at).toBeLessThanOrEqual(previous);
+        previous = at;
+        seen.add(row.id);
+      }
+      if (rows.length < 100) break;
+      cursor = rows.at(-1);
+    }
+    expect(seen.size).toBe(600);
+    const byName = await admin.client.rpc('admin_list_users', {
+      p_search: `walker ${tag}`,
+      p_limit: 100,
+    });
+    expect((byName.data as UserRow[]).length).toBe(100);
+  });
+
   it('refuses bad input with a sentence naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ p_search: 'x'.repeat(201) }, 'search'],

@@ -169,9 +169,10 @@ $$;
 -- last row shown. p_search matches the start of the email address, of its
 -- domain, of the name or of the company (case-insensitive); p_role is
 -- customer (no role), partner or admin. Anonymous and deleted accounts are left
--- out. Each shape reads an index in order: the search's matches come from
--- four index ranges and are sorted; the lists walk users_created_at_id_idx or,
--- for one role, users_role_created_at_idx.
+-- out. Each shape reads an index: a search's matches come from four index
+-- ranges and are sorted (or, past 500 of them, the accounts are walked newest
+-- first and filtered); the lists walk users_created_at_id_idx or, for one
+-- role, users_role_created_at_idx.
 create or replace function public.admin_list_users(
   p_search text default null,
   p_role text default null,
@@ -201,6 +202,7 @@ declare
   role_filter text;
   source text;
   conditions text := 'u.deleted_at is null and not u.is_anonymous';
+  match_count integer := 0;
 begin
   perform private.require_admin('Only Cervana admins can list people''s accounts.');
   if char_length(search) > 200 then
@@ -232,11 +234,38 @@ begin
     conditions := conditions || ' and (u.created_at, u.id) < ($3, $4)';
   end if;
 
-  if search = '' then
-    source := 'auth.users u';
-  else
+  if search <> '' then
     -- The largest character there is, so [search, search_end) is every text starting with search.
     search_end := search || chr(1114111);
+    -- A few matches: collect them from the four index ranges and sort them. Many
+    -- (a search of one or two letters): walk the accounts newest first and keep
+    -- the matching ones, which finds a page after a few thousand rows at most.
+    execute 'select count(*) from (
+        select 1 from (
+          select x.id from auth.users x where lower(x.email) ~>=~ $1 and lower(x.email) ~<~ $2
+          union all
+          select x.id from auth.users x
+            where lower(split_part(x.email, ''@'', 2)) ~>=~ $1 and lower(split_part(x.email, ''@'', 2)) ~<~ $2
+          union all
+          select pr.id from public.profiles pr where lower(pr.full_name) ~>=~ $1 and lower(pr.full_name) ~<~ $2
+          union all
+          select pr.id from public.profiles pr where lower(pr.company) ~>=~ $1 and lower(pr.company) ~<~ $2
+        ) m limit 501
+      ) c'
+      into match_count using search, search_end;
+  end if;
+
+  if search = '' then
+    source := 'auth.users u';
+  elsif match_count > 500 then
+    source := 'auth.users u';
+    conditions := conditions || ' and (
+        (lower(u.email) ~>=~ $1 and lower(u.email) ~<~ $6)
+        or (lower(split_part(u.email, ''@'', 2)) ~>=~ $1 and lower(split_part(u.email, ''@'', 2)) ~<~ $6)
+        or (lower(p.full_name) ~>=~ $1 and lower(p.full_name) ~<~ $6)
+        or (lower(p.company) ~>=~ $1 and lower(p.company) ~<~ $6)
+      )';
+  else
     source := 'auth.users u join (
         select x.id from auth.users x where lower(x.email) ~>=~ $1 and lower(x.email) ~<~ $6
         union

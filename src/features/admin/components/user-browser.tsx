@@ -153,7 +153,7 @@ function UserTable({ rows, search }: { rows: UserRow[]; search: string }) {
         <tbody className="divide-y divide-sand-200">
           {rows.map((row) => (
             <tr key={row.id} className="relative align-top transition-colors hover:bg-sand-50">
-              <td className="px-4 py-3">
+              <td className="min-w-[19rem] px-4 py-3">
                 <Link
                   to={adminUserPath(row.id, search)}
                   className="font-semibold text-azure-700 after:absolute after:inset-0 hover:underline"

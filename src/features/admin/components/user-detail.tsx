@@ -27,6 +27,7 @@ import {
   USER_ROLES,
   USER_ROLE_LABELS,
   banDescription,
+  banEnd,
   factorTypeLabel,
   formatUserTime,
   providerLabel,
@@ -90,17 +91,24 @@ export function UserDetail({ userId, backTo }: { userId: string; backTo: string 
       }
       actions={back}
     >
+      {/* On a phone the actions follow the profile; from 1024 px they sit in the right column. */}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] lg:items-start">
-        <div className="grid gap-6">
+        <div className="lg:col-start-1">
           <UserFacts user={current} />
+        </div>
+        <div className="lg:col-start-2 lg:row-span-3 lg:row-start-1">
+          <UserActions
+            key={`${current.role}:${current.banned_until ?? ''}`}
+            user={current}
+            backTo={backTo}
+          />
+        </div>
+        <div className="lg:col-start-1">
           <UserWorkspaces user={current} />
+        </div>
+        <div className="lg:col-start-1">
           <UserSignIn user={current} />
         </div>
-        <UserActions
-          key={`${current.role}:${current.banned_until ?? ''}`}
-          user={current}
-          backTo={backTo}
-        />
       </div>
     </PortalPage>
   );
@@ -122,9 +130,9 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 function Facts({ facts }: { facts: [string, ReactNode][] }) {
   return (
-    <dl className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+    <dl className="grid gap-3">
       {facts.map(([label, value]) => (
-        <div key={label} className="contents">
+        <div key={label} className="grid gap-0.5 sm:grid-cols-[10rem_1fr] sm:gap-3">
           <dt className="text-sm font-semibold text-ink-600">{label}</dt>
           <dd className="text-sm break-words text-ink-900">{value}</dd>
         </div>
@@ -149,10 +157,7 @@ function UserFacts({ user }: { user: Detail }) {
           ['Email confirmed', time(user.email_confirmed_at, 'Not yet')],
           ['Invited', time(user.invited_at, '—')],
           ['Last sign-in', time(user.last_sign_in_at)],
-          [
-            'Banned until',
-            banDescription(user.banned_until)?.replace(/^Banned /, '') ?? 'Not banned',
-          ],
+          ['Banned until', banEnd(user.banned_until) ?? 'Not banned'],
         ]}
       />
     </Section>
@@ -363,11 +368,7 @@ function UserActions({ user, backTo }: { user: Detail; backTo: string }) {
           Deleting removes the account, its profile and memberships for good.
         </p>
         <ConfirmDialog
-          trigger={
-            <Button variant="secondary" className="text-danger-700">
-              Delete account
-            </Button>
-          }
+          trigger={<Button variant="secondary">Delete account</Button>}
           title={`Delete ${name}’s account?`}
           description={
             <p>

@@ -11,6 +11,8 @@ export const AUDITED_TABLES = {
   partner_applications: 'Partner applications',
   partners: 'Partners',
   site_settings: 'Site settings',
+  // Not a table of ours: accounts, logged by the admin users functions (decision 025).
+  users: 'Users',
 } as const;
 export type AuditedTable = keyof typeof AUDITED_TABLES;
 

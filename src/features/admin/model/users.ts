@@ -90,13 +90,20 @@ export function formatUserTime(value: string | null, none = 'Never'): string {
 /** A ban this far away was made "indefinitely" (the auth service's hundred years). */
 const INDEFINITE_AFTER_MS = 50 * 365 * 24 * 3600 * 1000;
 
-/** "Banned until 3 Dec 2026, 14:00", "Banned indefinitely", or null when not banned. */
-export function banDescription(bannedUntil: string | null, now = Date.now()): string | null {
+/** When an active ban ends ("3 Dec 2026, 14:00" or "Indefinitely"), or null when not banned. */
+export function banEnd(bannedUntil: string | null, now = Date.now()): string | null {
   if (!bannedUntil) return null;
   const until = new Date(bannedUntil).getTime();
   if (!(until > now)) return null;
-  if (until - now > INDEFINITE_AFTER_MS) return 'Banned indefinitely';
-  return `Banned until ${when.format(new Date(until))}`;
+  if (until - now > INDEFINITE_AFTER_MS) return 'Indefinitely';
+  return when.format(new Date(until));
+}
+
+/** "Banned until 3 Dec 2026, 14:00", "Banned indefinitely", or null when not banned. */
+export function banDescription(bannedUntil: string | null, now = Date.now()): string | null {
+  const end = banEnd(bannedUntil, now);
+  if (end === null) return null;
+  return end === 'Indefinitely' ? 'Banned indefinitely' : `Banned until ${end}`;
 }
 
 /** The name to show for an account: the name, else the email, else its id. */
