@@ -15,9 +15,7 @@ export const GC_TIME_MS = 10 * 60 * 1000;
  */
 export function isEndedSession(error: unknown): boolean {
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === 'PGRST303'
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'PGRST303'
   );
 }
 
