@@ -160,7 +160,7 @@ function UserTable({ rows, search }: { rows: UserRow[]; search: string }) {
                 >
                   {row.full_name ?? 'No name'}
                 </Link>
-                <span className="block break-all text-ink-600">{row.email ?? 'No email'}</span>
+                <span className="block break-words text-ink-600">{row.email ?? 'No email'}</span>
               </td>
               <td className="px-4 py-3 text-ink-700">{row.company ?? '—'}</td>
               <td className="px-4 py-3">
