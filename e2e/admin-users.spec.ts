@@ -130,6 +130,9 @@ for (const size of sizes) {
       await expect(page.getByText(`Password reset sent to ${bea.email}.`)).toBeVisible();
       await waitForMail(bea.email, { subject: /reset/i, after: sentAfter });
       await page.screenshot({ path: `test-results/admin-user-${size.name}.png`, fullPage: true });
+      await page.getByRole('link', { name: 'Back to users' }).click();
+      await page.getByRole('button', { name: 'Invite someone' }).click();
+      await page.screenshot({ path: `test-results/admin-users-${size.name}.png` });
 
       // Each action is in the audit log.
       await followPortalLink(page, 'Audit log');
@@ -151,6 +154,10 @@ for (const size of sizes) {
       await expect(entries).toHaveCount(1);
       await entries.nth(0).getByText('1 field').click();
       await expect(entries.nth(0)).toContainText('customer → partner');
+      await page.screenshot({
+        path: `test-results/admin-users-audit-${size.name}.png`,
+        fullPage: true,
+      });
       expect(errors).toEqual([]);
     });
   });
