@@ -126,6 +126,7 @@ const shellPages = [
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
   { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },
   { path: '/admin/emails', modules: [portal, 'src/app/routes/admin-emails.tsx'] },
+  { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.

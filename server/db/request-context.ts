@@ -33,7 +33,11 @@ export interface RequestContext {
 /** How long one API statement may run when the database sets no other limit. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 8000;
 
-/** The one statement that sets a request's role, claims and settings, transaction-locally. */
+/**
+ * The one statement that sets a request's role, claims and settings,
+ * transaction-locally, and refuses (401, PGRST303) a token whose session has
+ * ended or whose user is banned.
+ */
 function contextStatement(db: Database, context: RequestContext): PipelinedStatement {
   return {
     // Read-only may be switched on at any point of a transaction.
@@ -46,7 +50,8 @@ function contextStatement(db: Database, context: RequestContext): PipelinedState
               set_config('transaction_read_only', $7, true),
               case when $8::text <> '' then set_config('timezone', $8, true) end,
               set_config('request.client_ip', $9, true),
-              set_config('statement_timeout', $10, true)`,
+              set_config('statement_timeout', $10, true),
+              auth.require_live_session($11, $12)`,
     params: [
       context.searchPath ?? 'public, extensions',
       context.role,
@@ -58,6 +63,10 @@ function contextStatement(db: Database, context: RequestContext): PipelinedState
       context.timezone ?? '',
       context.clientIp ?? '',
       String(db.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS),
+      // A user's token counts only while its session lives and its user is not
+      // banned (decision 025): checked in this same statement, so no extra round trip.
+      typeof context.claims.session_id === 'string' ? context.claims.session_id : '',
+      typeof context.claims.sub === 'string' ? context.claims.sub : '',
     ],
   };
 }

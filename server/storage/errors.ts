@@ -82,6 +82,9 @@ export const storageErrors = {
 export function fromDatabaseError(error: unknown): StorageError | undefined {
   if (!(error instanceof DatabaseError)) return undefined;
   switch (error.code) {
+    case 'PGRST':
+      // auth.require_live_session: the token's session ended or its user is banned.
+      return new StorageError(403, 'InvalidJWT', 'jwt session has ended', 'Unauthorized', 401);
     case '42501':
       return storageErrors.accessDenied(
         /row-level security/.test(error.message)

@@ -1,6 +1,19 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { getQueryClient } from '@/lib/query-client';
+import { useEffect, type ReactNode } from 'react';
+import { startAuth } from '@/lib/auth/auth-store';
+import { getQueryClient, isEndedSession } from '@/lib/query-client';
+
+/**
+ * Asks the auth server about the session: when it has ended, the official
+ * client removes it and reports SIGNED_OUT, and the route guard sends the
+ * visitor to sign in.
+ */
+function checkSession(error: unknown): void {
+  if (!isEndedSession(error)) return;
+  void startAuth()
+    .then((supabase) => supabase.auth.getUser())
+    .catch(() => undefined);
+}
 
 /**
  * Wraps the pages that read or write data. The data library loads with those
@@ -8,5 +21,22 @@ import { getQueryClient } from '@/lib/query-client';
  * navigation between them.
  */
 export function DataProvider({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={getQueryClient()}>{children}</QueryClientProvider>;
+  const client = getQueryClient();
+  useEffect(() => {
+    const stopQueries = client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') {
+        checkSession(event.action.error);
+      }
+    });
+    const stopMutations = client.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') {
+        checkSession(event.action.error);
+      }
+    });
+    return () => {
+      stopQueries();
+      stopMutations();
+    };
+  }, [client]);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -47,6 +47,8 @@ const signedInPages = [
   paths.adminPartners,
   paths.adminEmails,
   paths.adminEmail,
+  paths.adminUsers,
+  paths.adminUser,
 ];
 
 inASignedOutBrowser();

@@ -78,6 +78,8 @@ const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
 const AdminPartnersPage = onDemandComponent(() => import('./routes/admin-partners'));
 const AdminEmailsPage = onDemandComponent(() => import('./routes/admin-emails'));
 const AdminEmailPage = onDemandComponent(() => import('./routes/admin-email'));
+const AdminUsersPage = onDemandComponent(() => import('./routes/admin-users'));
+const AdminUserPage = onDemandComponent(() => import('./routes/admin-user'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -233,6 +235,16 @@ export const routes: RouteObject[] = [
             path: paths.adminEmail,
             element: <SignedInPage page={AdminEmailPage} pageKey={paths.adminEmail} role="admin" />,
             handle: pageCode(AdminEmailPage),
+          },
+          {
+            path: paths.adminUsers,
+            element: <SignedInPage page={AdminUsersPage} pageKey={paths.adminUsers} role="admin" />,
+            handle: pageCode(AdminUsersPage),
+          },
+          {
+            path: paths.adminUser,
+            element: <SignedInPage page={AdminUserPage} pageKey={paths.adminUser} role="admin" />,
+            handle: pageCode(AdminUserPage),
           },
         ],
       },

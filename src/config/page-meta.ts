@@ -110,6 +110,18 @@ export const pageMeta = {
     'One lead: its details, status and notes.',
     false,
   ),
+  adminUsers: page(
+    paths.adminUsers,
+    'Users — Cervana admin',
+    'Every account: search, roles, bans, invitations and password resets.',
+    false,
+  ),
+  adminUser: page(
+    paths.adminUser,
+    'User — Cervana admin',
+    'One account: profile, role, workspaces, sign-in methods and actions.',
+    false,
+  ),
   adminAudit: page(
     paths.adminAudit,
     'Audit log — Cervana admin',

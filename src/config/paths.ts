@@ -23,6 +23,8 @@ export const paths = {
   adminPartners: '/admin/partners',
   adminEmails: '/admin/emails',
   adminEmail: '/admin/emails/:messageId',
+  adminUsers: '/admin/users',
+  adminUser: '/admin/users/:userId',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
@@ -62,6 +64,11 @@ export function isAppRoute(pathname: string): boolean {
  */
 export function callPath(callId: string, search = ''): string {
   return `${paths.calls}/${encodeURIComponent(callId)}${search}`;
+}
+
+/** A person's page in the admin area; `search` keeps the list's filters for the way back. */
+export function adminUserPath(userId: string, search = ''): string {
+  return `${paths.adminUsers}/${encodeURIComponent(userId)}${search}`;
 }
 
 /** A lead's page in the admin area; `search` keeps the list's filters for the way back. */

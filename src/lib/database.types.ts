@@ -1042,9 +1042,23 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_ban_user: {
+        Args: { p_hours?: number; p_user_id: string }
+        Returns: Json
+      }
+      admin_delete_user: { Args: { p_user_id: string }; Returns: Json }
       admin_email_templates: { Args: never; Returns: Json }
       admin_failed_email_count: { Args: never; Returns: number }
       admin_get_email: { Args: { p_message_id: string }; Returns: Json }
+      admin_get_user: { Args: { p_user_id: string }; Returns: Json }
+      admin_list_admins: {
+        Args: never
+        Returns: {
+          email: string
+          full_name: string
+          id: string
+        }[]
+      }
       admin_list_emails: {
         Args: {
           p_after_created_at?: string
@@ -1071,6 +1085,27 @@ export type Database = {
           template: string
         }[]
       }
+      admin_list_users: {
+        Args: {
+          p_after_created_at?: string
+          p_after_id?: string
+          p_limit?: number
+          p_role?: string
+          p_search?: string
+        }
+        Returns: {
+          banned_until: string
+          company: string
+          created_at: string
+          email: string
+          email_confirmed_at: string
+          full_name: string
+          id: string
+          invited_at: string
+          last_sign_in_at: string
+          role: string
+        }[]
+      }
       admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
       admin_partner_applications: {
         Args: {
@@ -1090,6 +1125,19 @@ export type Database = {
           p_status?: string
         }
         Returns: Json
+      }
+      admin_record_user_email: {
+        Args: { p_action: string; p_user_id: string }
+        Returns: undefined
+      }
+      admin_set_user_role: {
+        Args: { p_role: string; p_user_id: string }
+        Returns: Json
+      }
+      admin_unban_user: { Args: { p_user_id: string }; Returns: Json }
+      admin_user_email_target: {
+        Args: { p_action: string; p_email?: string; p_user_id?: string }
+        Returns: string
       }
       approve_partner_application: {
         Args: { p_application_id: string }

@@ -8,6 +8,17 @@ import { QueryClient } from '@tanstack/react-query';
 export const STALE_TIME_MS = 5 * 60 * 1000;
 export const GC_TIME_MS = 10 * 60 * 1000;
 
+/**
+ * The data API's answer to a token whose session has ended: signed out
+ * elsewhere, banned, or given another role by an admin (decision 025).
+ * Retrying cannot help; the data provider sends the visitor to sign in.
+ */
+export function isEndedSession(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'PGRST303'
+  );
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -15,6 +26,7 @@ export function createQueryClient(): QueryClient {
         staleTime: STALE_TIME_MS,
         gcTime: typeof window === 'undefined' ? Infinity : GC_TIME_MS,
         refetchOnWindowFocus: false,
+        retry: (failures, error) => !isEndedSession(error) && failures < 3,
       },
     },
   });

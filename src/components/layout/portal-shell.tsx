@@ -51,6 +51,7 @@ const PORTAL_GROUPS: PortalGroup[] = [
       { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
       { label: 'Partners', to: paths.adminPartners, roles: ['admin'] },
       { label: 'Email log', to: paths.adminEmails, roles: ['admin'], hasChildren: true },
+      { label: 'Users', to: paths.adminUsers, roles: ['admin'], hasChildren: true },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
   },

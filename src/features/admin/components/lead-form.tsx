@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
@@ -12,6 +12,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { showToast } from '@/components/ui/toaster';
 import { applyRpcError, isRpcError } from '@/lib/forms/rpc-error';
 import { updateLead, type Lead } from '../api/leads-detail';
+import { adminsQuery } from '../api/users';
 import { leadsKeys } from '../api/leads-keys';
 import { CURRENCIES, LEAD_STATUSES, LEAD_STATUS_LABELS } from '../model/leads';
 import {
@@ -24,8 +25,8 @@ import {
 
 /**
  * The lead's status, owner and deal value, saved at once with the version
- * the page loaded. Owners offered: nobody, the current owner and the admin
- * signed in (the API has no list of admins).
+ * the page loaded. Owners offered: nobody, every admin (admin_list_admins;
+ * the admin signed in until it loads) and the current owner.
  */
 export function LeadForm({
   lead: current,
@@ -51,12 +52,16 @@ export function LeadForm({
   const { errors, isSubmitting } = form.formState;
   const status = useWatch({ control: form.control, name: 'status' });
 
+  const admins = useQuery(adminsQuery());
   const owners = [
-    ...(lead.owner_id && lead.owner_id !== me.id
-      ? [{ id: lead.owner_id, name: lead.owner?.full_name ?? 'The current owner' }]
-      : []),
     { id: me.id, name: `${me.name} (me)` },
+    ...(admins.data ?? [])
+      .filter((admin) => admin.id !== me.id)
+      .map((admin) => ({ id: admin.id, name: admin.full_name ?? admin.email ?? 'An admin' })),
   ];
+  if (lead.owner_id && !owners.some((owner) => owner.id === lead.owner_id)) {
+    owners.push({ id: lead.owner_id, name: lead.owner?.full_name ?? 'The current owner' });
+  }
 
   const handleSubmit = form.handleSubmit(async (values) => {
     const changes = leadChanges(lead, values);

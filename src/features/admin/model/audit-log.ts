@@ -12,6 +12,8 @@ export const AUDITED_TABLES = {
   partners: 'Partners',
   site_settings: 'Site settings',
   outbox_messages: 'Emails',
+  // Not a table of ours: accounts, logged by the admin users functions (decision 025).
+  users: 'Users',
 } as const;
 export type AuditedTable = keyof typeof AUDITED_TABLES;
 
