@@ -77,9 +77,11 @@ async function personWithFactor(
     await passSecondFactor(enrolling, factor);
   }
 
-  const client = await signIn(user.email);
+  // The step-up first: verifying a code signs out the user's aal1 sessions (as GoTrue does),
+  // and the data API refuses a token whose session has ended.
   const aal2 = await signIn(user.email);
   await passSecondFactor(aal2, factor);
+  const client = await signIn(user.email);
   for (const [session, aal] of [
     [client, 'aal1'],
     [aal2, 'aal2'],
