@@ -324,6 +324,7 @@ export type Database = {
           time_zone: string
           updated_at: string
           user_id: string | null
+          version: number
         }
         Insert: {
           cancel_reason?: string | null
@@ -344,6 +345,7 @@ export type Database = {
           time_zone: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Update: {
           cancel_reason?: string | null
@@ -364,6 +366,7 @@ export type Database = {
           time_zone?: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Relationships: [
           {
@@ -1029,7 +1032,74 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_add_blackout_date: {
+        Args: { p_day: string; p_reason?: string }
+        Returns: Json
+      }
+      admin_cancel_booking: {
+        Args: {
+          p_booking_id: string
+          p_expected_version: number
+          p_reason: string
+        }
+        Returns: Json
+      }
+      admin_demo_slots: {
+        Args: { p_booking_id: string; p_from?: string; p_to?: string }
+        Returns: {
+          ends_at: string
+          starts_at: string
+        }[]
+      }
       admin_overview: { Args: { p_from: string; p_to: string }; Returns: Json }
+      admin_remove_blackout_date: {
+        Args: { p_day: string }
+        Returns: undefined
+      }
+      admin_reschedule_booking: {
+        Args: {
+          p_booking_id: string
+          p_expected_version: number
+          p_reason?: string
+          p_starts_at: string
+        }
+        Returns: Json
+      }
+      admin_save_availability: {
+        Args: { p_rules: Json }
+        Returns: {
+          created_at: string
+          end_time: string
+          id: string
+          start_time: string
+          weekday: number
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "availability_rules"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+      admin_update_scheduler_settings: {
+        Args: { p_changes: Json; p_expected_updated_at: string }
+        Returns: {
+          buffer_minutes: number
+          horizon_days: number
+          id: boolean
+          meeting_url: string | null
+          min_notice_minutes: number
+          slot_minutes: number
+          time_zone: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "scheduler_settings"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       book_demo: {
         Args: {
           company: string
