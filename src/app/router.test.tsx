@@ -44,6 +44,9 @@ const signedInPages = [
   paths.adminLeads,
   paths.adminLead,
   paths.adminAudit,
+  paths.adminBookings,
+  paths.adminBooking,
+  paths.adminAvailability,
 ];
 
 inASignedOutBrowser();

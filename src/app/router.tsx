@@ -65,6 +65,9 @@ const AdminPage = onDemandComponent(() => import('./routes/admin'));
 const AdminLeadsPage = onDemandComponent(() => import('./routes/admin-leads'));
 const AdminLeadPage = onDemandComponent(() => import('./routes/admin-lead'));
 const AdminAuditPage = onDemandComponent(() => import('./routes/admin-audit'));
+const AdminBookingsPage = onDemandComponent(() => import('./routes/admin-bookings'));
+const AdminBookingPage = onDemandComponent(() => import('./routes/admin-booking'));
+const AdminAvailabilityPage = onDemandComponent(() => import('./routes/admin-availability'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -90,6 +93,9 @@ export const onDemandPages: OnDemandComponent[] = [
   AdminLeadsPage,
   AdminLeadPage,
   AdminAuditPage,
+  AdminBookingsPage,
+  AdminBookingPage,
+  AdminAvailabilityPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
@@ -200,6 +206,31 @@ export const routes: RouteObject[] = [
             path: paths.adminAudit,
             element: <SignedInPage page={AdminAuditPage} pageKey={paths.adminAudit} role="admin" />,
             handle: pageCode(AdminAuditPage),
+          },
+          {
+            path: paths.adminBookings,
+            element: (
+              <SignedInPage page={AdminBookingsPage} pageKey={paths.adminBookings} role="admin" />
+            ),
+            handle: pageCode(AdminBookingsPage),
+          },
+          {
+            path: paths.adminBooking,
+            element: (
+              <SignedInPage page={AdminBookingPage} pageKey={paths.adminBooking} role="admin" />
+            ),
+            handle: pageCode(AdminBookingPage),
+          },
+          {
+            path: paths.adminAvailability,
+            element: (
+              <SignedInPage
+                page={AdminAvailabilityPage}
+                pageKey={paths.adminAvailability}
+                role="admin"
+              />
+            ),
+            handle: pageCode(AdminAvailabilityPage),
           },
         ],
       },

@@ -20,6 +20,9 @@ export const paths = {
   adminLeads: '/admin/leads',
   adminLead: '/admin/leads/:leadId',
   adminAudit: '/admin/audit',
+  adminBookings: '/admin/bookings',
+  adminBooking: '/admin/bookings/:bookingId',
+  adminAvailability: '/admin/availability',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
@@ -64,4 +67,9 @@ export function callPath(callId: string, search = ''): string {
 /** A lead's page in the admin area; `search` keeps the list's filters for the way back. */
 export function adminLeadPath(leadId: string, search = ''): string {
   return `${paths.adminLeads}/${encodeURIComponent(leadId)}${search}`;
+}
+
+/** A demo booking's page in the admin area; `search` keeps the list's filters for the way back. */
+export function adminBookingPath(bookingId: string, search = ''): string {
+  return `${paths.adminBookings}/${encodeURIComponent(bookingId)}${search}`;
 }

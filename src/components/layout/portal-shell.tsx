@@ -49,6 +49,8 @@ const PORTAL_GROUPS: PortalGroup[] = [
     links: [
       { label: 'Admin overview', to: paths.admin, roles: ['admin'] },
       { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
+      { label: 'Bookings', to: paths.adminBookings, roles: ['admin'], hasChildren: true },
+      { label: 'Availability', to: paths.adminAvailability, roles: ['admin'] },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
   },
