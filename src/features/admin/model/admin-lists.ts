@@ -1,6 +1,7 @@
 /**
- * The admin lists the overview's cards open. Their pages come in later slices
- * of issue 17; until then these paths answer with the not-found page.
+ * The admin lists the overview's cards open. Leads and bookings have their
+ * pages; partners and users come in other slices of issue 17 (until then
+ * those paths answer with the not-found page).
  */
 export const ADMIN_LISTS = {
   leads: '/admin/leads',
