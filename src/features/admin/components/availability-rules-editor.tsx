@@ -99,7 +99,7 @@ export function AvailabilityRulesEditor({
                   const label = `${dayName} hours ${index + 1}`;
                   return (
                     <div key={range.key} role="group" aria-label={label} className="grid gap-1">
-                      <div className="flex flex-wrap items-center gap-2">
+                      <div className="grid grid-cols-[minmax(0,9rem)_auto_minmax(0,9rem)_auto] items-center gap-2">
                         <Input
                           type="time"
                           step={60}
@@ -108,7 +108,6 @@ export function AvailabilityRulesEditor({
                           aria-invalid={error?.field === 'start_time' || undefined}
                           aria-describedby={error ? errorId : undefined}
                           onChange={(event) => update(range.key, { startTime: event.target.value })}
-                          className="w-32"
                         />
                         <span aria-hidden="true" className="text-ink-600">
                           to
@@ -121,7 +120,6 @@ export function AvailabilityRulesEditor({
                           aria-invalid={error?.field === 'end_time' || undefined}
                           aria-describedby={error ? errorId : undefined}
                           onChange={(event) => update(range.key, { endTime: event.target.value })}
-                          className="w-32"
                         />
                         <Button
                           variant="ghost"

@@ -80,7 +80,7 @@ export function BlackoutDates({ timeZone }: { timeZone: string }) {
           event.preventDefault();
           void handleAdd();
         }}
-        className="grid gap-4 sm:grid-cols-[auto_1fr_auto] sm:items-start"
+        className="grid gap-4 sm:grid-cols-2 sm:items-start"
       >
         <Field id="blackout-day" label="Day" error={errors.day}>
           <Input
@@ -102,7 +102,7 @@ export function BlackoutDates({ timeZone }: { timeZone: string }) {
         </Field>
         <Button
           type="submit"
-          className="sm:mt-7"
+          className="w-fit"
           disabled={isAdding}
           aria-busy={isAdding || undefined}
         >

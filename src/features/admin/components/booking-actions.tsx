@@ -277,7 +277,7 @@ function SlotPicker({
               key={slot.starts_at}
               type="button"
               aria-pressed={chosen === slot.starts_at}
-              aria-label={formatSlot(slot.starts_at, slot.ends_at)}
+              aria-label={`${formatClock(slot.starts_at)} on ${formatDay(slot.starts_at)}`}
               onClick={() => setChosen(slot.starts_at)}
               className={cn(
                 'rounded-lg border px-2 py-2 text-sm font-semibold tabular-nums',

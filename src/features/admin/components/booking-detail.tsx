@@ -22,6 +22,7 @@ const FIELD_NAMES: Record<string, string> = {
   notes: 'Notes',
   revision: 'Invite sequence',
 };
+const FIELD_ORDER = Object.keys(FIELD_NAMES);
 
 /** A booking's page: the visitor's answers, its lead and partner, moving or cancelling it, its history. */
 export function BookingDetail({ bookingId, backTo }: { bookingId: string; backTo: string }) {
@@ -196,6 +197,7 @@ function BookingHistory({ detail }: { detail: Detail }) {
               <ul className="mt-1 grid gap-0.5 text-ink-700">
                 {changedFields(entry)
                   .filter((change) => change.field in FIELD_NAMES)
+                  .sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field))
                   .map((change) => (
                     <li key={change.field} className="break-words">
                       {FIELD_NAMES[change.field]}: {showValue(change.field, change.before)} →{' '}

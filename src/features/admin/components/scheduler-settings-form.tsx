@@ -20,16 +20,16 @@ const NUMBER_FIELDS: {
   label: string;
   hint: string;
 }[] = [
-  { field: 'slot_minutes', label: 'Demo length (minutes)', hint: '10 to 240.' },
-  { field: 'buffer_minutes', label: 'Gap between demos (minutes)', hint: '0 to 120.' },
+  { field: 'slot_minutes', label: 'Length (minutes)', hint: 'Each demo; 10 to 240.' },
+  { field: 'buffer_minutes', label: 'Gap (minutes)', hint: 'Between two demos; 0 to 120.' },
   {
     field: 'min_notice_minutes',
     label: 'Notice (minutes)',
-    hint: 'How soon a demo can start after booking; 240 = 4 hours.',
+    hint: 'Shortest time from booking to demo; 240 is 4 hours.',
   },
   {
     field: 'horizon_days',
-    label: 'Booking horizon (days)',
+    label: 'Horizon (days)',
     hint: 'How far ahead visitors can book; 1 to 365.',
   },
 ];
