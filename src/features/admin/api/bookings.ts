@@ -42,7 +42,13 @@ export async function listBookings(
   if (filters.status) request = request.eq('status', filters.status);
   const search = bookingSearchFilter(filters.search);
   if (search) request = request.or(search);
-  if (cursor) request = request.or(bookingAfterFilter(cursor, filters.when));
+  if (cursor) {
+    // The bound on starts_at alone lets the index start at the cursor; the `or` breaks ties by id.
+    request = ascending
+      ? request.gte('starts_at', cursor.startsAt)
+      : request.lte('starts_at', cursor.startsAt);
+    request = request.or(bookingAfterFilter(cursor, filters.when));
+  }
   const { data, error } = await request
     .order('starts_at', { ascending })
     .order('id', { ascending })
