@@ -99,28 +99,34 @@ export function AvailabilityRulesEditor({
                   const label = `${dayName} hours ${index + 1}`;
                   return (
                     <div key={range.key} role="group" aria-label={label} className="grid gap-1">
-                      <div className="grid grid-cols-[minmax(0,9rem)_auto_minmax(0,9rem)_auto] items-center gap-2">
-                        <Input
-                          type="time"
-                          step={60}
-                          aria-label={`${label}: from`}
-                          value={range.startTime}
-                          aria-invalid={error?.field === 'start_time' || undefined}
-                          aria-describedby={error ? errorId : undefined}
-                          onChange={(event) => update(range.key, { startTime: event.target.value })}
-                        />
-                        <span aria-hidden="true" className="text-ink-600">
-                          to
-                        </span>
-                        <Input
-                          type="time"
-                          step={60}
-                          aria-label={`${label}: until`}
-                          value={range.endTime}
-                          aria-invalid={error?.field === 'end_time' || undefined}
-                          aria-describedby={error ? errorId : undefined}
-                          onChange={(event) => update(range.key, { endTime: event.target.value })}
-                        />
+                      <div className="grid max-w-md grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-end gap-2">
+                        {(
+                          [
+                            ['start_time', 'From', range.startTime, 'startTime'],
+                            ['end_time', 'Until', range.endTime, 'endTime'],
+                          ] as const
+                        ).map(([field, word, value, property]) => {
+                          const id = `range-${range.key}-${field}`;
+                          return (
+                            <div key={field} className="grid gap-1">
+                              <label htmlFor={id} className="text-xs font-semibold text-ink-600">
+                                {word}
+                                <span className="sr-only"> ({label})</span>
+                              </label>
+                              <Input
+                                id={id}
+                                type="time"
+                                step={60}
+                                value={value}
+                                aria-invalid={error?.field === field || undefined}
+                                aria-describedby={error ? errorId : undefined}
+                                onChange={(event) =>
+                                  update(range.key, { [property]: event.target.value })
+                                }
+                              />
+                            </div>
+                          );
+                        })}
                         <Button
                           variant="ghost"
                           aria-label={`Remove ${label}`}
