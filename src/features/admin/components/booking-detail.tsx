@@ -77,16 +77,21 @@ export function BookingDetail({ bookingId, backTo }: { bookingId: string; backTo
       }
       actions={back}
     >
+      {/* On a phone: the facts, then what can be done, then the history. */}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] lg:items-start">
-        <div className="grid gap-6">
+        <div className="lg:col-start-1 lg:row-start-1">
           <BookingFacts detail={detail.data} />
+        </div>
+        <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
+          <BookingActions
+            key={`${booking.id}:${booking.version}`}
+            booking={booking}
+            onReload={() => detail.refetch()}
+          />
+        </div>
+        <div className="lg:col-start-1 lg:row-start-2">
           <BookingHistory detail={detail.data} />
         </div>
-        <BookingActions
-          key={`${booking.id}:${booking.version}`}
-          booking={booking}
-          onReload={() => detail.refetch()}
-        />
       </div>
     </PortalPage>
   );
