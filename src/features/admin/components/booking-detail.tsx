@@ -8,7 +8,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { adminLeadPath, paths } from '@/config/paths';
 import { useBooking, type BookingDetail as Detail } from '../api/bookings';
 import { changedFields } from '../model/audit-log';
-import { browserTimeZone, formatSlot, visitorClock } from '../model/bookings';
+import {
+  BOOKING_STATUS_LABELS,
+  browserTimeZone,
+  formatSlot,
+  visitorClock,
+} from '../model/bookings';
 import { formatLeadTime } from '../model/leads';
 import { BookingActions } from './booking-actions';
 import { BookingStatusBadge } from './booking-status-badge';
@@ -220,6 +225,9 @@ function BookingHistory({ detail }: { detail: Detail }) {
 
 function showValue(field: string, value: string | null): string {
   if (value === null) return '(none)';
+  if (field === 'status' && (value === 'confirmed' || value === 'cancelled')) {
+    return BOOKING_STATUS_LABELS[value];
+  }
   if (
     (field === 'starts_at' || field === 'ends_at' || field === 'cancelled_at') &&
     value !== '(empty)'
