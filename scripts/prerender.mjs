@@ -127,6 +127,8 @@ const shellPages = [
   { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },
   { path: '/admin/emails', modules: [portal, 'src/app/routes/admin-emails.tsx'] },
   { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
+  { path: '/admin/bookings', modules: [portal, 'src/app/routes/admin-bookings.tsx'] },
+  { path: '/admin/availability', modules: [portal, 'src/app/routes/admin-availability.tsx'] },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.

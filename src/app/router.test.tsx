@@ -49,6 +49,9 @@ const signedInPages = [
   paths.adminEmail,
   paths.adminUsers,
   paths.adminUser,
+  paths.adminBookings,
+  paths.adminBooking,
+  paths.adminAvailability,
 ];
 
 inASignedOutBrowser();

@@ -80,6 +80,9 @@ const AdminEmailsPage = onDemandComponent(() => import('./routes/admin-emails'))
 const AdminEmailPage = onDemandComponent(() => import('./routes/admin-email'));
 const AdminUsersPage = onDemandComponent(() => import('./routes/admin-users'));
 const AdminUserPage = onDemandComponent(() => import('./routes/admin-user'));
+const AdminBookingsPage = onDemandComponent(() => import('./routes/admin-bookings'));
+const AdminBookingPage = onDemandComponent(() => import('./routes/admin-booking'));
+const AdminAvailabilityPage = onDemandComponent(() => import('./routes/admin-availability'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -106,6 +109,14 @@ export const onDemandPages: OnDemandComponent[] = [
   AdminLeadPage,
   AdminAuditPage,
   AdminPartnersPage,
+  AdminEmailsPage,
+  AdminEmailPage,
+  AdminUsersPage,
+  AdminUserPage,
+  AdminBookingsPage,
+  AdminBookingPage,
+  AdminAvailabilityPage,
+  AdminSecondFactorPage,
   DemoPage,
   TalkToSalesPage,
   PrivacyPolicyPage,
@@ -245,6 +256,31 @@ export const routes: RouteObject[] = [
             path: paths.adminUser,
             element: <SignedInPage page={AdminUserPage} pageKey={paths.adminUser} role="admin" />,
             handle: pageCode(AdminUserPage),
+          },
+          {
+            path: paths.adminBookings,
+            element: (
+              <SignedInPage page={AdminBookingsPage} pageKey={paths.adminBookings} role="admin" />
+            ),
+            handle: pageCode(AdminBookingsPage),
+          },
+          {
+            path: paths.adminBooking,
+            element: (
+              <SignedInPage page={AdminBookingPage} pageKey={paths.adminBooking} role="admin" />
+            ),
+            handle: pageCode(AdminBookingPage),
+          },
+          {
+            path: paths.adminAvailability,
+            element: (
+              <SignedInPage
+                page={AdminAvailabilityPage}
+                pageKey={paths.adminAvailability}
+                role="admin"
+              />
+            ),
+            handle: pageCode(AdminAvailabilityPage),
           },
         ],
       },

@@ -146,6 +146,24 @@ export const pageMeta = {
     'One message: its text, HTML, attachments and delivery.',
     false,
   ),
+  adminBookings: page(
+    paths.adminBookings,
+    'Demo bookings — Cervana admin',
+    'Every demo booked through /demo: upcoming and past, moved and cancelled.',
+    false,
+  ),
+  adminBooking: page(
+    paths.adminBooking,
+    'Demo booking — Cervana admin',
+    'One demo booking: the visitor’s answers, its lead and history; move or cancel it.',
+    false,
+  ),
+  adminAvailability: page(
+    paths.adminAvailability,
+    'Demo availability — Cervana admin',
+    'When visitors can book a demo: weekly hours, days off and the scheduler’s settings.',
+    false,
+  ),
   demo: page(
     paths.demo,
     'Book a demo — Cervana',

@@ -25,6 +25,9 @@ export const paths = {
   adminEmail: '/admin/emails/:messageId',
   adminUsers: '/admin/users',
   adminUser: '/admin/users/:userId',
+  adminBookings: '/admin/bookings',
+  adminBooking: '/admin/bookings/:bookingId',
+  adminAvailability: '/admin/availability',
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
@@ -79,4 +82,9 @@ export function adminLeadPath(leadId: string, search = ''): string {
 /** A message's preview in the admin email log; `search` keeps the log's filters for the way back. */
 export function adminEmailPath(messageId: string, search = ''): string {
   return `${paths.adminEmails}/${encodeURIComponent(messageId)}${search}`;
+}
+
+/** A demo booking's page in the admin area; `search` keeps the list's filters for the way back. */
+export function adminBookingPath(bookingId: string, search = ''): string {
+  return `${paths.adminBookings}/${encodeURIComponent(bookingId)}${search}`;
 }

@@ -324,6 +324,7 @@ export type Database = {
           time_zone: string
           updated_at: string
           user_id: string | null
+          version: number
         }
         Insert: {
           cancel_reason?: string | null
@@ -344,6 +345,7 @@ export type Database = {
           time_zone: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Update: {
           cancel_reason?: string | null
@@ -364,6 +366,7 @@ export type Database = {
           time_zone?: string
           updated_at?: string
           user_id?: string | null
+          version?: number
         }
         Relationships: [
           {
@@ -1042,11 +1045,30 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      admin_add_blackout_date: {
+        Args: { p_day: string; p_reason?: string }
+        Returns: Json
+      }
       admin_ban_user: {
         Args: { p_hours?: number; p_user_id: string }
         Returns: Json
       }
+      admin_cancel_booking: {
+        Args: {
+          p_booking_id: string
+          p_expected_version: number
+          p_reason: string
+        }
+        Returns: Json
+      }
       admin_delete_user: { Args: { p_user_id: string }; Returns: Json }
+      admin_demo_slots: {
+        Args: { p_booking_id: string; p_from?: string; p_to?: string }
+        Returns: {
+          ends_at: string
+          starts_at: string
+        }[]
+      }
       admin_email_templates: { Args: never; Returns: Json }
       admin_failed_email_count: { Args: never; Returns: number }
       admin_get_email: { Args: { p_message_id: string }; Returns: Json }
@@ -1130,11 +1152,59 @@ export type Database = {
         Args: { p_action: string; p_user_id: string }
         Returns: undefined
       }
+      admin_remove_blackout_date: {
+        Args: { p_day: string }
+        Returns: undefined
+      }
+      admin_reschedule_booking: {
+        Args: {
+          p_booking_id: string
+          p_expected_version: number
+          p_reason?: string
+          p_starts_at: string
+        }
+        Returns: Json
+      }
+      admin_save_availability: {
+        Args: { p_rules: Json }
+        Returns: {
+          created_at: string
+          end_time: string
+          id: string
+          start_time: string
+          weekday: number
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "availability_rules"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       admin_set_user_role: {
         Args: { p_role: string; p_user_id: string }
         Returns: Json
       }
       admin_unban_user: { Args: { p_user_id: string }; Returns: Json }
+      admin_update_scheduler_settings: {
+        Args: { p_changes: Json; p_expected_updated_at: string }
+        Returns: {
+          buffer_minutes: number
+          horizon_days: number
+          id: boolean
+          meeting_url: string | null
+          min_notice_minutes: number
+          slot_minutes: number
+          time_zone: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "scheduler_settings"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       admin_user_email_target: {
         Args: { p_action: string; p_email?: string; p_user_id?: string }
         Returns: string

@@ -49,9 +49,11 @@ const PORTAL_GROUPS: PortalGroup[] = [
     links: [
       { label: 'Admin overview', to: paths.admin, roles: ['admin'] },
       { label: 'Leads', to: paths.adminLeads, roles: ['admin'], hasChildren: true },
+      { label: 'Bookings', to: paths.adminBookings, roles: ['admin'], hasChildren: true },
+      { label: 'Availability', to: paths.adminAvailability, roles: ['admin'] },
       { label: 'Partners', to: paths.adminPartners, roles: ['admin'] },
-      { label: 'Email log', to: paths.adminEmails, roles: ['admin'], hasChildren: true },
       { label: 'Users', to: paths.adminUsers, roles: ['admin'], hasChildren: true },
+      { label: 'Email log', to: paths.adminEmails, roles: ['admin'], hasChildren: true },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
     ],
   },

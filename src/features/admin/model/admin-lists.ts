@@ -1,7 +1,5 @@
 /**
- * The admin lists the overview's cards open. Leads and users have their pages;
- * bookings and partners come in later slices of issue 17, and until then their
- * paths answer with the not-found page.
+ * The admin lists the overview's cards open.
  */
 export const ADMIN_LISTS = {
   leads: '/admin/leads',
