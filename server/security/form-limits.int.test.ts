@@ -652,12 +652,22 @@ describe('partner applications', () => {
     const email = uniqueEmail('unreviewed');
     expect((await anon.rpc('submit_partner_application', application({ email }))).error).toBeNull();
     const [stored] = await applications(email);
-    const approve = await admin.client
+    // Admins decide through approve_partner_application only, which reviews
+    // pending (confirmed) applications; the table itself takes no admin writes.
+    const direct = await admin.client
       .from('partner_applications')
       .update({ status: 'approved' })
       .eq('id', stored!.id)
       .select('status');
-    expectRefusal(approve, 400, 'status');
+    expect({ status: direct.status, code: direct.error?.code }).toEqual({
+      status: 403,
+      code: '42501',
+    });
+    const approve = await admin.client.rpc('approve_partner_application', {
+      p_application_id: stored!.id,
+    });
+    expect({ status: approve.status, data: approve.data }).toEqual({ status: 409, data: null });
+    expect(approve.error!.message).toMatch(/^[A-Z][^\n]{10,}[.!?]$/);
     const read = await admin.client
       .from('partner_applications')
       .select('status, confirmed_at')
