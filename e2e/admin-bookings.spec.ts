@@ -172,6 +172,19 @@ for (const size of sizes) {
       await expect(entries).toHaveCount(1);
       await expect(entries.first()).toContainText(`${admin.email} · changed demo bookings`);
 
+      // The visitor's email is in the email log, with the note and the cancelling invite.
+      await followPortalLink(page, 'Email log');
+      const mailFilters = page.getByRole('form', { name: 'Filter the email log' });
+      await mailFilters.getByLabel('Recipient contains').fill(toCancel.email);
+      await mailFilters.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: cancelMail!.subject }).first().click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: cancelMail!.subject }),
+      ).toBeVisible();
+      await expect(page.getByText('Our presenter is away that week, sorry.').first()).toBeVisible();
+      // The invite is listed with its text (folded away until opened).
+      await expect(page.locator('pre').filter({ hasText: 'METHOD:CANCEL' })).toHaveCount(1);
+
       // Move the other to another day's first free time.
       await followPortalLink(page, 'Bookings');
       await openBooking(page, moveCompany);

@@ -22,7 +22,7 @@ export async function exportLeadsCsv(filters: LeadFilters, userId: string): Prom
   for (;;) {
     let request = narrowLeads(supabase.from('leads').select(LEAD_CSV_COLUMNS), filters, userId);
     if (filters.statuses.length > 0) request = request.in('status', filters.statuses);
-    if (cursor) request = request.or(afterFilter(cursor));
+    if (cursor) request = request.lte('created_at', cursor.createdAt).or(afterFilter(cursor));
     const { data, error } = await request
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })

@@ -46,7 +46,8 @@ export async function listLeads(
   const supabase = await getSupabase();
   let request = narrowLeads(supabase.from('leads').select(LEAD_LIST_COLUMNS), filters, userId);
   if (filters.statuses.length > 0) request = request.in('status', filters.statuses);
-  if (cursor) request = request.or(afterFilter(cursor));
+  // The `lte` bounds the index range; the `or` breaks ties on the cursor's own time.
+  if (cursor) request = request.lte('created_at', cursor.createdAt).or(afterFilter(cursor));
   const { data, error } = await request
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
