@@ -163,7 +163,8 @@ function tableList(name: string, table: string, columns: string): List {
     request: (cursor) => {
       const after =
         cursor && 'createdAt' in cursor
-          ? `&or=${encodeURIComponent(`(created_at.lt."${cursor.createdAt}",and(created_at.eq."${cursor.createdAt}",id.lt.${cursor.id}))`)}`
+          ? // As the app sends it: the lte bounds the index range, the or breaks ties.
+            `&created_at=lte.${encodeURIComponent(cursor.createdAt)}&or=${encodeURIComponent(`(created_at.lt."${cursor.createdAt}",and(created_at.eq."${cursor.createdAt}",id.lt.${cursor.id}))`)}`
           : '';
       return {
         method: 'GET',
@@ -173,7 +174,7 @@ function tableList(name: string, table: string, columns: string): List {
     sql: (cursor) => {
       const after =
         cursor && 'createdAt' in cursor
-          ? `where created_at < ${literal(cursor.createdAt)}::timestamptz or (created_at = ${literal(cursor.createdAt)}::timestamptz and id < ${literal(cursor.id)}::uuid)`
+          ? `where created_at <= ${literal(cursor.createdAt)}::timestamptz and (created_at < ${literal(cursor.createdAt)}::timestamptz or (created_at = ${literal(cursor.createdAt)}::timestamptz and id < ${literal(cursor.id)}::uuid))`
           : '';
       return `select coalesce(json_agg(t), '[]')::text from (select ${columns} from public.${table} ${after}
         order by created_at desc, id desc limit ${PAGE + 1}) t`;

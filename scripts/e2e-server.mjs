@@ -41,6 +41,8 @@ const authEnvironment = {
   RATE_LIMIT_ANONYMOUS_USERS: NO_LIMIT,
   RATE_LIMIT_OTP: NO_LIMIT,
   RATE_LIMIT_FAILED_SIGN_INS: NO_LIMIT,
+  // Every admin signs in with a second factor: one challenge and verify each time.
+  RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY: NO_LIMIT,
   // Quick stop: the harness may wait for in-flight requests before it removes the data folders.
   SHUTDOWN_TIMEOUT_MS: '1000',
 };

@@ -102,6 +102,7 @@ export const authEnvironmentSchema = z.object({
   RATE_LIMIT_ANONYMOUS_USERS: count(30), // per hour, per IP
   RATE_LIMIT_OTP: count(30), // per hour, per IP
   RATE_LIMIT_FAILED_SIGN_INS: count(100), // per hour, per account
+  RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY: count(30), // per 2 minutes, per IP, each endpoint
   MAILER_MAX_FREQUENCY: count(60, 86400), // seconds between two mails of a kind to one user
 });
 
@@ -118,6 +119,8 @@ export interface RateLimits {
   signInSignUpPer5Minutes: number;
   anonymousUsersPerHour: number;
   otpPerHour: number;
+  /** MFA challenges, and separately verifications, per IP in 2 minutes. */
+  mfaChallengeAndVerifyPer2Minutes: number;
   failedSignInsPerAccountPerHour: number;
 }
 
@@ -251,6 +254,7 @@ export function toAuthConfig(
       signInSignUpPer5Minutes: values.RATE_LIMIT_SIGN_IN_SIGN_UPS,
       anonymousUsersPerHour: values.RATE_LIMIT_ANONYMOUS_USERS,
       otpPerHour: values.RATE_LIMIT_OTP,
+      mfaChallengeAndVerifyPer2Minutes: values.RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY,
       failedSignInsPerAccountPerHour: values.RATE_LIMIT_FAILED_SIGN_INS,
     },
     mailerMaxFrequencySeconds: values.MAILER_MAX_FREQUENCY,

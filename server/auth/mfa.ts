@@ -39,9 +39,9 @@ const MAX_VERIFIED_FACTORS = 10;
 const PHONE_CHALLENGE_FREQUENCY_SECONDS = 60;
 /**
  * GoTrue limits challenge and verify per IP (MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY:
- * 15 a minute, bursts of 30), each endpoint on its own. Here: 30 per 2-minute window.
+ * 15 a minute, bursts of 30), each endpoint on its own. Here: a number per
+ * 2-minute window (RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY, default 30).
  */
-const CHALLENGE_AND_VERIFY_LIMIT = 30;
 const CHALLENGE_AND_VERIFY_WINDOW_SECONDS = 120;
 /**
  * Wrong codes one user may enter in an hour, over all challenges (each of which
@@ -120,7 +120,7 @@ async function limitChallengeAndVerify(
   await hitRateLimit(
     deps.db,
     networkKey(`mfa_${endpoint}`, ip),
-    CHALLENGE_AND_VERIFY_LIMIT,
+    deps.config.rateLimits.mfaChallengeAndVerifyPer2Minutes,
     CHALLENGE_AND_VERIFY_WINDOW_SECONDS,
     errors.overRequestRateLimit,
   );
