@@ -1,5 +1,7 @@
 // `npm run gen:types`: writes src/lib/database.types.ts, the TypeScript types of
-// the exposed schema (public) in the shape `supabase gen types typescript` gives.
+// the exposed schema (public) in the shape `supabase gen types typescript` gives,
+// and src/config/partner-tiers.ts, the partner program's tiers as the database
+// holds them (decision 028).
 //
 // By default the schema comes from the migration files themselves: they are
 // applied to a new embedded database in a temporary folder, so no server or
@@ -19,6 +21,7 @@ import type { Database } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { migrationSources } from '../server/db/migration-sources';
 import { generateDatabaseTypes } from '../server/schema/generate-database-types';
+import { generatePartnerTiers } from '../server/schema/generate-partner-tiers';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,23 +58,31 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
 }
 
 async function main(): Promise<number> {
-  const types = await withDatabase((db) =>
-    generateDatabaseTypes(db, { postgrestVersion: options['postgrest-version'] }),
-  );
-  const target = path.resolve(options.out);
-  const relative = path.relative(process.cwd(), target);
-  if (options.check) {
-    const current = await readFile(target, 'utf8').catch(() => '');
-    if (current === types) {
-      console.log(`${relative} is up to date`);
-      return 0;
+  const [types, tiers] = await withDatabase(async (db) => [
+    await generateDatabaseTypes(db, { postgrestVersion: options['postgrest-version'] }),
+    await generatePartnerTiers(db),
+  ]);
+  const outputs: [string, string][] = [
+    [path.resolve(options.out), types],
+    [path.join(rootDir, 'src', 'config', 'partner-tiers.ts'), tiers],
+  ];
+  let stale = 0;
+  for (const [target, content] of outputs) {
+    const relative = path.relative(process.cwd(), target);
+    if (options.check) {
+      const current = await readFile(target, 'utf8').catch(() => '');
+      if (current === content) {
+        console.log(`${relative} is up to date`);
+      } else {
+        console.error(`${relative} is out of date: run \`npm run gen:types\``);
+        stale += 1;
+      }
+      continue;
     }
-    console.error(`${relative} is out of date: run \`npm run gen:types\``);
-    return 1;
+    await writeFile(target, content);
+    console.log(`wrote ${relative}`);
   }
-  await writeFile(target, types);
-  console.log(`wrote ${relative}`);
-  return 0;
+  return stale === 0 ? 0 : 1;
 }
 
 main().then(

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneTestDatabase, type TestDatabase } from '../testing/harness';
 import { ROOT_DIR } from '../testing/root-dir';
 import { generateDatabaseTypes } from './generate-database-types';
+import { generatePartnerTiers } from './generate-partner-tiers';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -25,6 +26,16 @@ describe('npm run gen:types', () => {
     const generated = await generateDatabaseTypes(database.db);
     // When this fails after a schema change: run `npm run gen:types`.
     expect(committed).toBe(generated);
+  });
+
+  it('has written src/config/partner-tiers.ts from the partner_tiers the migrations hold', async () => {
+    const committed = await readFile(
+      path.join(ROOT_DIR, 'src', 'config', 'partner-tiers.ts'),
+      'utf8',
+    );
+    // When this fails after changing the tiers in a migration: run `npm run gen:types`.
+    expect(committed).toBe(await generatePartnerTiers(database.db));
+    expect(committed).toMatch(/id: 'silver',\n\s+name: 'Silver',\n\s+rate: 0\.2,/);
   });
 
   it('describes the product tables as supabase-js expects them', async () => {

@@ -3,37 +3,35 @@
  * /partner and the partner portal all word them from here (edit here, not in JSX).
  * Commission is a share of what each referred customer pays in the first twelve
  * months of their subscription, at the partner's tier; it does not recur after.
+ * The tiers themselves come from the database (./partner-tiers.ts, generated).
  */
 
+import { generatedPartnerTiers } from './partner-tiers';
+
 export interface PartnerTier {
+  /** The database's key ('registered', 'silver', 'gold'), as partners.tier holds it. */
+  id: string;
   name: string;
   /** Share of the customer's first-year subscription, 0–1. */
   rate: number;
-  /** New customers a year that reach this tier. */
+  /** New customers (won deals) in the last twelve months that reach this tier. */
   threshold: number;
+  /** First-year value of those deals that also reaches it, when set. */
+  revenueThresholdCents: number | null;
   summary: string;
 }
 
-export const partnerTiers = [
-  {
-    name: 'Registered',
-    rate: 0.15,
-    threshold: 0,
-    summary: 'Your referral link, the partner portal and a co-branded demo page.',
-  },
-  {
-    name: 'Silver',
-    rate: 0.2,
-    threshold: 5,
-    summary: 'Deal registration, a partner manager and joint customer webinars.',
-  },
-  {
-    name: 'Gold',
-    rate: 0.25,
-    threshold: 15,
-    summary: 'Co-marketing budget, early access to features and priority support.',
-  },
-] as const satisfies readonly PartnerTier[];
+/**
+ * The tiers, from the database's `partner_tiers` (generated into
+ * ./partner-tiers.ts by `npm run gen:types`): the commission rules in SQL and
+ * every page read the same rates and thresholds (decision 028).
+ */
+export const partnerTiers: readonly [PartnerTier, ...PartnerTier[]] = generatedPartnerTiers;
+
+/** The tier a partners.tier value names (the first tier for an unknown one). */
+export function tierById(id: string): PartnerTier {
+  return partnerTiers.find((tier) => tier.id === id) ?? partnerTiers[0];
+}
 
 const rates = partnerTiers.map((tier) => tier.rate);
 export const lowestRate = Math.min(...rates);

@@ -304,6 +304,188 @@ export type Database = {
           },
         ]
       }
+      commissions: {
+        Row: {
+          amount_cents: number
+          approved_at: string | null
+          approved_by: string | null
+          company: string
+          created_at: string
+          currency: string
+          deal_value_cents: number
+          decline_reason: string | null
+          declined_at: string | null
+          declined_by: string | null
+          id: string
+          lead_id: string
+          paid_at: string | null
+          partner_id: string
+          payout_id: string | null
+          period: string
+          rate: number
+          status: string
+          tier: string
+          updated_at: string
+          version: number
+          won_at: string
+        }
+        Insert: {
+          amount_cents: number
+          approved_at?: string | null
+          approved_by?: string | null
+          company: string
+          created_at?: string
+          currency: string
+          deal_value_cents: number
+          decline_reason?: string | null
+          declined_at?: string | null
+          declined_by?: string | null
+          id?: string
+          lead_id: string
+          paid_at?: string | null
+          partner_id: string
+          payout_id?: string | null
+          period?: string
+          rate: number
+          status?: string
+          tier: string
+          updated_at?: string
+          version?: number
+          won_at?: string
+        }
+        Update: {
+          amount_cents?: number
+          approved_at?: string | null
+          approved_by?: string | null
+          company?: string
+          created_at?: string
+          currency?: string
+          deal_value_cents?: number
+          decline_reason?: string | null
+          declined_at?: string | null
+          declined_by?: string | null
+          id?: string
+          lead_id?: string
+          paid_at?: string | null
+          partner_id?: string
+          payout_id?: string | null
+          period?: string
+          rate?: number
+          status?: string
+          tier?: string
+          updated_at?: string
+          version?: number
+          won_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "commissions_lead_id_fkey"
+            columns: ["lead_id"]
+            isOneToOne: false
+            referencedRelation: "leads"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "commissions_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "commissions_payout_id_fkey"
+            columns: ["payout_id"]
+            isOneToOne: false
+            referencedRelation: "payouts"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "commissions_tier_fkey"
+            columns: ["tier"]
+            isOneToOne: false
+            referencedRelation: "partner_tiers"
+            referencedColumns: ["tier"]
+          },
+        ]
+      }
+      deal_registrations: {
+        Row: {
+          company: string
+          company_key: string
+          contact_email: string
+          contact_name: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_reason: string | null
+          email_domain: string | null
+          id: string
+          lead_id: string | null
+          monthly_call_volume: string
+          notes: string | null
+          partner_id: string
+          status: string
+          team_size: string
+          updated_at: string
+          version: number
+        }
+        Insert: {
+          company: string
+          company_key: string
+          contact_email: string
+          contact_name: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_reason?: string | null
+          email_domain?: string | null
+          id?: string
+          lead_id?: string | null
+          monthly_call_volume: string
+          notes?: string | null
+          partner_id: string
+          status?: string
+          team_size: string
+          updated_at?: string
+          version?: number
+        }
+        Update: {
+          company?: string
+          company_key?: string
+          contact_email?: string
+          contact_name?: string
+          created_at?: string
+          decided_at?: string | null
+          decided_by?: string | null
+          decision_reason?: string | null
+          email_domain?: string | null
+          id?: string
+          lead_id?: string | null
+          monthly_call_volume?: string
+          notes?: string | null
+          partner_id?: string
+          status?: string
+          team_size?: string
+          updated_at?: string
+          version?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "deal_registrations_lead_id_fkey"
+            columns: ["lead_id"]
+            isOneToOne: false
+            referencedRelation: "leads"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "deal_registrations_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       demo_bookings: {
         Row: {
           cancel_reason: string | null
@@ -645,6 +827,36 @@ export type Database = {
           },
         ]
       }
+      partner_tiers: {
+        Row: {
+          min_revenue_cents: number | null
+          min_won_deals: number
+          name: string
+          rank: number
+          rate: number
+          summary: string
+          tier: string
+        }
+        Insert: {
+          min_revenue_cents?: number | null
+          min_won_deals: number
+          name: string
+          rank: number
+          rate: number
+          summary: string
+          tier: string
+        }
+        Update: {
+          min_revenue_cents?: number | null
+          min_won_deals?: number
+          name?: string
+          rank?: number
+          rate?: number
+          summary?: string
+          tier?: string
+        }
+        Relationships: []
+      }
       partners: {
         Row: {
           commission_rate: number
@@ -682,7 +894,74 @@ export type Database = {
           user_id?: string | null
           version?: number
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: "partners_tier_fkey"
+            columns: ["tier"]
+            isOneToOne: false
+            referencedRelation: "partner_tiers"
+            referencedColumns: ["tier"]
+          },
+        ]
+      }
+      payouts: {
+        Row: {
+          amount_cents: number
+          commission_count: number
+          created_at: string
+          created_by: string | null
+          currency: string
+          id: string
+          paid_at: string | null
+          paid_by: string | null
+          paid_on: string | null
+          partner_id: string
+          reference: string | null
+          status: string
+          updated_at: string
+          version: number
+        }
+        Insert: {
+          amount_cents: number
+          commission_count: number
+          created_at?: string
+          created_by?: string | null
+          currency: string
+          id?: string
+          paid_at?: string | null
+          paid_by?: string | null
+          paid_on?: string | null
+          partner_id: string
+          reference?: string | null
+          status?: string
+          updated_at?: string
+          version?: number
+        }
+        Update: {
+          amount_cents?: number
+          commission_count?: number
+          created_at?: string
+          created_by?: string | null
+          currency?: string
+          id?: string
+          paid_at?: string | null
+          paid_by?: string | null
+          paid_on?: string | null
+          partner_id?: string
+          reference?: string | null
+          status?: string
+          updated_at?: string
+          version?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "payouts_partner_id_fkey"
+            columns: ["partner_id"]
+            isOneToOne: false
+            referencedRelation: "partners"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       phone_numbers: {
         Row: {
@@ -1002,6 +1281,35 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      accept_deal_registration: {
+        Args: { p_registration_id: string }
+        Returns: {
+          company: string
+          company_key: string
+          contact_email: string
+          contact_name: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_reason: string | null
+          email_domain: string | null
+          id: string
+          lead_id: string | null
+          monthly_call_volume: string
+          notes: string | null
+          partner_id: string
+          status: string
+          team_size: string
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "deal_registrations"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       accept_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json
@@ -1148,6 +1456,19 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_payable_balances: {
+        Args: never
+        Returns: {
+          amount_cents: number
+          commission_count: number
+          company: string
+          currency: string
+          email: string
+          oldest_approved_at: string
+          partner_id: string
+          referral_code: string
+        }[]
+      }
       admin_record_user_email: {
         Args: { p_action: string; p_user_id: string }
         Returns: undefined
@@ -1209,6 +1530,39 @@ export type Database = {
         Args: { p_action: string; p_email?: string; p_user_id?: string }
         Returns: string
       }
+      approve_commission: {
+        Args: { p_commission_id: string; p_expected_version?: number }
+        Returns: {
+          amount_cents: number
+          approved_at: string | null
+          approved_by: string | null
+          company: string
+          created_at: string
+          currency: string
+          deal_value_cents: number
+          decline_reason: string | null
+          declined_at: string | null
+          declined_by: string | null
+          id: string
+          lead_id: string
+          paid_at: string | null
+          partner_id: string
+          payout_id: string | null
+          period: string
+          rate: number
+          status: string
+          tier: string
+          updated_at: string
+          version: number
+          won_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "commissions"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       approve_partner_application: {
         Args: { p_application_id: string }
         Returns: Json
@@ -1266,8 +1620,75 @@ export type Database = {
         Args: { reason?: string; token: string }
         Returns: Json
       }
+      cancel_payout: {
+        Args: { p_expected_version?: number; p_payout_id: string }
+        Returns: undefined
+      }
       clear_sample_calls: { Args: { p_workspace_id: string }; Returns: number }
       confirm_partner_application: { Args: { token: string }; Returns: Json }
+      create_payout: {
+        Args: { p_currency: string; p_partner_id: string }
+        Returns: {
+          amount_cents: number
+          commission_count: number
+          created_at: string
+          created_by: string | null
+          currency: string
+          id: string
+          paid_at: string | null
+          paid_by: string | null
+          paid_on: string | null
+          partner_id: string
+          reference: string | null
+          status: string
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "payouts"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      current_partner_id: { Args: never; Returns: string }
+      decline_commission: {
+        Args: {
+          p_commission_id: string
+          p_expected_version?: number
+          p_reason: string
+        }
+        Returns: {
+          amount_cents: number
+          approved_at: string | null
+          approved_by: string | null
+          company: string
+          created_at: string
+          currency: string
+          deal_value_cents: number
+          decline_reason: string | null
+          declined_at: string | null
+          declined_by: string | null
+          id: string
+          lead_id: string
+          paid_at: string | null
+          partner_id: string
+          payout_id: string | null
+          period: string
+          rate: number
+          status: string
+          tier: string
+          updated_at: string
+          version: number
+          won_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "commissions"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       decline_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: undefined
@@ -1333,6 +1754,36 @@ export type Database = {
       is_admin: { Args: never; Returns: boolean }
       is_partner: { Args: never; Returns: boolean }
       is_workspace_member: { Args: { workspace_id: string }; Returns: boolean }
+      mark_payout_paid: {
+        Args: {
+          p_expected_version?: number
+          p_paid_on: string
+          p_payout_id: string
+          p_reference: string
+        }
+        Returns: {
+          amount_cents: number
+          commission_count: number
+          created_at: string
+          created_by: string | null
+          currency: string
+          id: string
+          paid_at: string | null
+          paid_by: string | null
+          paid_on: string | null
+          partner_id: string
+          reference: string | null
+          status: string
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "payouts"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       mfa_satisfied: { Args: never; Returns: boolean }
       my_verified_email: { Args: never; Returns: string }
       my_workspace_ids: { Args: never; Returns: string[] }
@@ -1347,11 +1798,92 @@ export type Database = {
           workspace_name: string
         }[]
       }
+      partner_referrals: {
+        Args: { p_before?: string; p_before_id?: string; p_limit?: number }
+        Returns: {
+          commission_status: string
+          company: string
+          contact_email: string
+          contact_name: string
+          created_at: string
+          id: string
+          kind: string
+          starts_at: string
+          status: string
+        }[]
+      }
+      partner_summary: { Args: { p_from: string; p_to: string }; Returns: Json }
       queue_workspace_invitation_email: {
         Args: { p_invitation_id: string }
         Returns: string
       }
       record_referral_click: { Args: { code: string }; Returns: boolean }
+      referral_partner: { Args: { code: string }; Returns: Json }
+      register_deal: {
+        Args: {
+          company: string
+          contact_email: string
+          contact_name: string
+          monthly_call_volume: string
+          notes?: string
+          team_size: string
+        }
+        Returns: {
+          company: string
+          company_key: string
+          contact_email: string
+          contact_name: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_reason: string | null
+          email_domain: string | null
+          id: string
+          lead_id: string | null
+          monthly_call_volume: string
+          notes: string | null
+          partner_id: string
+          status: string
+          team_size: string
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "deal_registrations"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      reject_deal_registration: {
+        Args: { p_reason: string; p_registration_id: string }
+        Returns: {
+          company: string
+          company_key: string
+          contact_email: string
+          contact_name: string
+          created_at: string
+          decided_at: string | null
+          decided_by: string | null
+          decision_reason: string | null
+          email_domain: string | null
+          id: string
+          lead_id: string | null
+          monthly_call_volume: string
+          notes: string | null
+          partner_id: string
+          status: string
+          team_size: string
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "deal_registrations"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       reject_partner_application: {
         Args: { p_application_id: string; p_reason: string }
         Returns: Json
