@@ -306,8 +306,8 @@ begin
   );
   if conflict is not null then
     raise exception using errcode = 'PT409',
-      message = 'This prospect became a lead after the partner registered it. Reject the registration '
-        || 'with that reason, or attribute the existing lead to the partner.',
+      message = 'This prospect became a lead after the partner registered it, so accepting would make a '
+        || 'second lead. Reject the registration with that reason instead.',
       detail = 'lead';
   end if;
   insert into public.leads (
