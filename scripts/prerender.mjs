@@ -121,6 +121,19 @@ const shellPages = [
   { path: '/dashboard/team', modules: [portal, 'src/app/routes/dashboard-team.tsx'] },
   { path: '/dashboard/settings', modules: [portal, 'src/app/routes/account-settings.tsx'] },
   { path: '/partner-portal', modules: [portal, 'src/app/routes/partner-portal.tsx'] },
+  {
+    path: '/partner-portal/referrals',
+    modules: [portal, 'src/app/routes/partner-portal-referrals.tsx'],
+  },
+  {
+    path: '/partner-portal/registrations',
+    modules: [portal, 'src/app/routes/partner-portal-registrations.tsx'],
+  },
+  {
+    path: '/partner-portal/commissions',
+    modules: [portal, 'src/app/routes/partner-portal-commissions.tsx'],
+  },
+  { path: '/partner-portal/assets', modules: [portal, 'src/app/routes/partner-portal-assets.tsx'] },
   { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
   { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
@@ -129,6 +142,7 @@ const shellPages = [
   { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
   { path: '/admin/bookings', modules: [portal, 'src/app/routes/admin-bookings.tsx'] },
   { path: '/admin/availability', modules: [portal, 'src/app/routes/admin-availability.tsx'] },
+  { path: '/admin/commissions', modules: [portal, 'src/app/routes/admin-commissions.tsx'] },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.

@@ -40,6 +40,10 @@ const signedInPages = [
   paths.team,
   paths.accountSettings,
   paths.partnerPortal,
+  paths.partnerReferrals,
+  paths.partnerRegistrations,
+  paths.partnerCommissions,
+  paths.partnerAssets,
   paths.admin,
   paths.adminLeads,
   paths.adminLead,
@@ -52,6 +56,7 @@ const signedInPages = [
   paths.adminBookings,
   paths.adminBooking,
   paths.adminAvailability,
+  paths.adminCommissions,
 ];
 
 inASignedOutBrowser();

@@ -60,6 +60,14 @@ function SignedInPage({
 
 const PartnerPage = onDemandComponent(() => import('./routes/partner'));
 const PartnerPortalPage = onDemandComponent(() => import('./routes/partner-portal'));
+const PartnerReferralsPage = onDemandComponent(() => import('./routes/partner-portal-referrals'));
+const PartnerRegistrationsPage = onDemandComponent(
+  () => import('./routes/partner-portal-registrations'),
+);
+const PartnerCommissionsPage = onDemandComponent(
+  () => import('./routes/partner-portal-commissions'),
+);
+const PartnerAssetsPage = onDemandComponent(() => import('./routes/partner-portal-assets'));
 const AuthPage = onDemandComponent(() => import('./routes/auth'));
 const DashboardPage = onDemandComponent(() => import('./routes/dashboard'));
 const DashboardCallsPage = onDemandComponent(() => import('./routes/dashboard-calls'));
@@ -83,6 +91,7 @@ const AdminUserPage = onDemandComponent(() => import('./routes/admin-user'));
 const AdminBookingsPage = onDemandComponent(() => import('./routes/admin-bookings'));
 const AdminBookingPage = onDemandComponent(() => import('./routes/admin-booking'));
 const AdminAvailabilityPage = onDemandComponent(() => import('./routes/admin-availability'));
+const AdminCommissionsPage = onDemandComponent(() => import('./routes/admin-commissions'));
 const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
@@ -94,6 +103,10 @@ const PortalLayout = onDemandComponent(() => import('./portal-layout'));
 export const onDemandPages: OnDemandComponent[] = [
   PartnerPage,
   PartnerPortalPage,
+  PartnerReferralsPage,
+  PartnerRegistrationsPage,
+  PartnerCommissionsPage,
+  PartnerAssetsPage,
   AuthPage,
   DashboardPage,
   DashboardCallsPage,
@@ -116,6 +129,7 @@ export const onDemandPages: OnDemandComponent[] = [
   AdminBookingsPage,
   AdminBookingPage,
   AdminAvailabilityPage,
+  AdminCommissionsPage,
   AdminSecondFactorPage,
   DemoPage,
   TalkToSalesPage,
@@ -209,6 +223,30 @@ export const routes: RouteObject[] = [
             handle: pageCode(PartnerPortalPage),
           },
           {
+            path: paths.partnerReferrals,
+            element: <SignedInPage page={PartnerReferralsPage} pageKey={paths.partnerReferrals} />,
+            handle: pageCode(PartnerReferralsPage),
+          },
+          {
+            path: paths.partnerRegistrations,
+            element: (
+              <SignedInPage page={PartnerRegistrationsPage} pageKey={paths.partnerRegistrations} />
+            ),
+            handle: pageCode(PartnerRegistrationsPage),
+          },
+          {
+            path: paths.partnerCommissions,
+            element: (
+              <SignedInPage page={PartnerCommissionsPage} pageKey={paths.partnerCommissions} />
+            ),
+            handle: pageCode(PartnerCommissionsPage),
+          },
+          {
+            path: paths.partnerAssets,
+            element: <SignedInPage page={PartnerAssetsPage} pageKey={paths.partnerAssets} />,
+            handle: pageCode(PartnerAssetsPage),
+          },
+          {
             path: paths.admin,
             element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
             handle: pageCode(AdminPage),
@@ -281,6 +319,17 @@ export const routes: RouteObject[] = [
               />
             ),
             handle: pageCode(AdminAvailabilityPage),
+          },
+          {
+            path: paths.adminCommissions,
+            element: (
+              <SignedInPage
+                page={AdminCommissionsPage}
+                pageKey={paths.adminCommissions}
+                role="admin"
+              />
+            ),
+            handle: pageCode(AdminCommissionsPage),
           },
         ],
       },

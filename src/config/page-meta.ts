@@ -42,6 +42,30 @@ export const pageMeta = {
     'Your referral link, referred leads, commissions and marketing assets.',
     false,
   ),
+  partnerReferrals: page(
+    paths.partnerReferrals,
+    'Referrals — Cervana partner portal',
+    'The leads and demo bookings you referred, and where each stands.',
+    false,
+  ),
+  partnerRegistrations: page(
+    paths.partnerRegistrations,
+    'Deal registration — Cervana partner portal',
+    'Register the prospects you are working with, and follow each registration.',
+    false,
+  ),
+  partnerCommissions: page(
+    paths.partnerCommissions,
+    'Commissions and payouts — Cervana partner portal',
+    'Every commission you earned, its state, your payouts and monthly statements.',
+    false,
+  ),
+  partnerAssets: page(
+    paths.partnerAssets,
+    'Marketing assets — Cervana partner portal',
+    'Logos, the one-pager and the deck, ready to download.',
+    false,
+  ),
   auth: page(paths.auth, 'Sign in — Cervana', 'Sign in to Cervana or create an account.', false),
   dashboard: page(
     paths.dashboard,
@@ -162,6 +186,12 @@ export const pageMeta = {
     paths.adminAvailability,
     'Demo availability — Cervana admin',
     'When visitors can book a demo: weekly hours, days off and the scheduler’s settings.',
+    false,
+  ),
+  adminCommissions: page(
+    paths.adminCommissions,
+    'Commissions and payouts — Cervana admin',
+    'Partner commissions to approve or decline, what each partner is owed, and payouts.',
     false,
   ),
   demo: page(

@@ -1,30 +1,20 @@
 import { PortalPage } from '@/components/layout/portal-page';
-import { ApplicationStatus } from '@/features/partners/components/application-status';
+import { PartnerOnly } from '@/features/partners/components/partner-only';
 import { ReferralLink } from '@/features/partners/components/referral-link';
-import { roleOf } from '@/lib/auth/roles';
 import { profileOf } from '@/lib/auth/user-profile';
 import { useAuth } from '@/lib/auth/use-auth';
 
 /** Partners (and admins) get the portal; anyone else signed in learns how to join. */
 export default function PartnerPortalPage() {
+  return (
+    <PartnerOnly>
+      <PartnerPortalHome />
+    </PartnerOnly>
+  );
+}
+
+function PartnerPortalHome() {
   const { user } = useAuth();
-  const role = roleOf(user);
-  if (role !== 'partner' && role !== 'admin') {
-    return (
-      <PortalPage
-        eyebrow="Partner portal"
-        title="Join the Cervana partner program"
-        description={
-          <p>
-            The portal is for approved partners. Refer customer success teams to Cervana and earn a
-            commission on every customer you bring.
-          </p>
-        }
-      >
-        <ApplicationStatus />
-      </PortalPage>
-    );
-  }
   const { company } = profileOf(user);
   return (
     <PortalPage

@@ -52,6 +52,7 @@ const PORTAL_GROUPS: PortalGroup[] = [
       { label: 'Bookings', to: paths.adminBookings, roles: ['admin'], hasChildren: true },
       { label: 'Availability', to: paths.adminAvailability, roles: ['admin'] },
       { label: 'Partners', to: paths.adminPartners, roles: ['admin'] },
+      { label: 'Commissions', to: paths.adminCommissions, roles: ['admin'] },
       { label: 'Users', to: paths.adminUsers, roles: ['admin'], hasChildren: true },
       { label: 'Email log', to: paths.adminEmails, roles: ['admin'], hasChildren: true },
       { label: 'Audit log', to: paths.adminAudit, roles: ['admin'] },
@@ -59,7 +60,13 @@ const PORTAL_GROUPS: PortalGroup[] = [
   },
   {
     label: 'Partners',
-    links: [{ label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] }],
+    links: [
+      { label: 'Partner portal', to: paths.partnerPortal, roles: ['partner', 'admin'] },
+      { label: 'Referrals', to: paths.partnerReferrals, roles: ['partner'] },
+      { label: 'Deal registration', to: paths.partnerRegistrations, roles: ['partner'] },
+      { label: 'Commissions', to: paths.partnerCommissions, roles: ['partner'] },
+      { label: 'Marketing assets', to: paths.partnerAssets, roles: ['partner'] },
+    ],
   },
   {
     label: 'You',

@@ -1,0 +1,15 @@
+import { PortalPage } from '@/components/layout/portal-page';
+import { PartnerOnly } from '@/features/partners/components/partner-only';
+
+/** The partner portal's deal registration page. */
+export default function PartnerRegistrationsPage() {
+  return (
+    <PartnerOnly>
+      <PortalPage
+        eyebrow="Partner portal"
+        title="Deal registration"
+        description={<p>Register the prospects you are working with.</p>}
+      />
+    </PartnerOnly>
+  );
+}
