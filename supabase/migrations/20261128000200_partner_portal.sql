@@ -517,14 +517,21 @@ begin
     ),
     'commissions', coalesce((
       select jsonb_agg(jsonb_build_object(
-        'currency', c.currency,
-        'pending_cents', sum(c.amount_cents) filter (where c.status = 'pending'),
-        'approved_cents', sum(c.amount_cents) filter (where c.status = 'approved'),
-        'paid_cents', sum(c.amount_cents) filter (where c.status = 'paid'),
-        'declined_count', count(*) filter (where c.status = 'declined')
-      ) order by c.currency)
-      from public.commissions c where c.partner_id = partner.id
-      group by c.currency
+        'currency', t.currency,
+        'pending_cents', t.pending_cents,
+        'approved_cents', t.approved_cents,
+        'paid_cents', t.paid_cents,
+        'declined_count', t.declined_count
+      ) order by t.currency)
+      from (
+        select c.currency,
+          coalesce(sum(c.amount_cents) filter (where c.status = 'pending'), 0) as pending_cents,
+          coalesce(sum(c.amount_cents) filter (where c.status = 'approved'), 0) as approved_cents,
+          coalesce(sum(c.amount_cents) filter (where c.status = 'paid'), 0) as paid_cents,
+          count(*) filter (where c.status = 'declined') as declined_count
+        from public.commissions c where c.partner_id = partner.id
+        group by c.currency
+      ) t
     ), '[]'::jsonb),
     'standing', jsonb_build_object(
       'won_deals', standing.won_deals,
