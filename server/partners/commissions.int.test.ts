@@ -385,18 +385,16 @@ describe('admin decisions', () => {
       .eq('id', commission.id)
       .select();
     expect(forged.error?.code).toBe('42501');
-    const inserted = await partner.client
-      .from('commissions')
-      .insert({
-        partner_id: partner.partner.id,
-        lead_id: id,
-        company: 'X',
-        deal_value_cents: 1,
-        currency: 'USD',
-        tier: 'gold',
-        rate: 0.5,
-        amount_cents: 999_999,
-      });
+    const inserted = await partner.client.from('commissions').insert({
+      partner_id: partner.partner.id,
+      lead_id: id,
+      company: 'X',
+      deal_value_cents: 1,
+      currency: 'USD',
+      tier: 'gold',
+      rate: 0.5,
+      amount_cents: 999_999,
+    });
     expect(inserted.error?.code).toBe('42501');
     expect(await liveCommission(id)).toMatchObject({ status: 'pending', amount_cents: 15_000 });
   });
