@@ -96,6 +96,47 @@ describe('demo accounts', () => {
     expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials' });
   });
 
+  it('opens the demo partner’s portal on labelled sample referrals and commissions', async () => {
+    const partner = accounts.find((account) => account.label === 'partner')!;
+    const client = clientFor(server);
+    const { error } = await client.auth.signInWithPassword({
+      email: partner.email,
+      password: partner.password,
+    });
+    expect(error).toBeNull();
+    const summary = await client.rpc('partner_summary', {
+      p_from: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+      p_to: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(summary.error).toBeNull();
+    const data = summary.data as {
+      period: { clicks: number; leads: number };
+      commissions: {
+        currency: string;
+        pending_cents: number;
+        approved_cents: number;
+        paid_cents: number;
+      }[];
+    };
+    expect(data.period.clicks).toBeGreaterThan(0);
+    expect(data.period.leads).toBeGreaterThan(0);
+    // 15 % of each won deal: one pending, one approved, one paid.
+    expect(data.commissions).toEqual([
+      expect.objectContaining({
+        currency: 'USD',
+        pending_cents: 1_440_000,
+        approved_cents: 360_000,
+        paid_cents: 720_000,
+      }),
+    ]);
+    const referrals = await client.rpc('partner_referrals', { p_limit: 100 });
+    const companies = (referrals.data as { company: string }[]).map((row) => row.company);
+    expect(companies.length).toBe(7);
+    expect(companies.every((company) => company.endsWith('(sample)'))).toBe(true);
+    const payouts = await client.from('payouts').select('reference, status');
+    expect(payouts.data).toEqual([{ reference: 'SAMPLE-PAYOUT-001', status: 'paid' }]);
+  });
+
   it('puts the admin role in the access token, where policies read it', async () => {
     const admin = accounts.find((account) => account.label === 'admin')!;
     const { data } = await clientFor(server).auth.signInWithPassword({

@@ -134,12 +134,28 @@ export async function seedDemoAccounts(
     if (created.length > 0) {
       log.info(`created demo accounts: ${created.map((account) => account.email).join(', ')}`);
     }
+    const partner = created.find((account) => account.label === 'partner');
+    if (partner) await seedSamplePartnerActivity(db, partner.email);
     return created;
   } catch (error) {
     // Another server seeding the same database at the same moment won the race.
     if (error instanceof DatabaseError && error.code === '23505') return [];
     throw error;
   }
+}
+
+/**
+ * The demo partner's portal opens on sample referrals, leads and commissions
+ * (each labelled "(sample)"), written once by SQL after the account's partner
+ * record exists (a trigger makes it when the account's transaction commits).
+ */
+async function seedSamplePartnerActivity(db: Database, email: string): Promise<void> {
+  await db.query(
+    `select private.seed_sample_partner_activity(p.id)
+     from public.partners p join auth.users u on u.id = p.user_id
+     where lower(u.email) = $1`,
+    [email],
+  );
 }
 
 /** The credentials box main.ts prints once, to stdout. */
