@@ -242,6 +242,62 @@ describe('a commission', () => {
   });
 });
 
+describe('a demo booked through a partner’s link', () => {
+  it('becomes a lead of that partner when an admin adds it, once, and winning it earns the commission', async () => {
+    const partner = await newPartner('Deb Demo');
+    const slots = await anon.rpc('get_demo_slots');
+    const slot = (slots.data as { starts_at: string }[])[0]!;
+    const booked = await anon.rpc('book_demo', {
+      starts_at: slot.starts_at,
+      full_name: 'Vera Visitor',
+      email: `vera.${randomBytes(3).toString('hex')}@visitor.example.com`,
+      company: company('Booked'),
+      team_size: '21-50',
+      time_zone: 'Europe/Paris',
+      referral_code: partner.partner.referral_code,
+    });
+    expect(booked.error).toBeNull();
+    const bookingId = (booked.data as { id: string }).id;
+
+    expectRefusal(
+      await admin.client.rpc('admin_lead_from_booking', {
+        p_booking_id: bookingId,
+        p_monthly_call_volume: 'lots',
+      }),
+      400,
+      'monthly_call_volume',
+    );
+    const added = await admin.client.rpc('admin_lead_from_booking', {
+      p_booking_id: bookingId,
+      p_monthly_call_volume: '2000-10000',
+    });
+    expect(added.error).toBeNull();
+    const lead = added.data as { id: string; partner_id: string; source: string; owner_id: string };
+    expect(lead).toMatchObject({
+      partner_id: partner.partner.id,
+      source: 'demo_booking',
+      owner_id: admin.id,
+    });
+    const twice = await admin.client.rpc('admin_lead_from_booking', {
+      p_booking_id: bookingId,
+      p_monthly_call_volume: '2000-10000',
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.error!.details).toBe('lead');
+    const byPartner = await partner.client.rpc('admin_lead_from_booking', {
+      p_booking_id: bookingId,
+      p_monthly_call_volume: '2000-10000',
+    });
+    expect(byPartner.error?.code).toBe('42501');
+
+    await win(lead.id, 2_000_000);
+    expect(await liveCommission(lead.id)).toMatchObject({
+      status: 'pending',
+      amount_cents: 300_000,
+    });
+  });
+});
+
 describe('tiers', () => {
   it('move a partner up with the deal that reaches the threshold, which is paid at the new rate', async () => {
     const partner = await newPartner('Tia Tier');

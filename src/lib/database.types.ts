@@ -1381,6 +1381,39 @@ export type Database = {
       admin_failed_email_count: { Args: never; Returns: number }
       admin_get_email: { Args: { p_message_id: string }; Returns: Json }
       admin_get_user: { Args: { p_user_id: string }; Returns: Json }
+      admin_lead_from_booking: {
+        Args: { p_booking_id: string; p_monthly_call_volume: string }
+        Returns: {
+          company: string
+          consent_at: string
+          created_at: string
+          currency: string
+          deal_value_cents: number | null
+          email: string
+          full_name: string
+          id: string
+          job_role: string | null
+          message: string | null
+          monthly_call_volume: string
+          notes: string | null
+          owner_id: string | null
+          partner_id: string | null
+          source: string
+          status: string
+          status_changed_at: string | null
+          team_size: string
+          tools: string[]
+          updated_at: string
+          user_id: string | null
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "leads"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       admin_list_admins: {
         Args: never
         Returns: {

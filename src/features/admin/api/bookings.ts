@@ -189,3 +189,17 @@ export async function cancelBooking(booking: Booking, reason: string): Promise<v
   });
   if (error) throw error;
 }
+
+/** Adds the booking's lead (its partner kept, the admin as owner); returns the lead's id. */
+export async function createLeadFromBooking(
+  bookingId: string,
+  monthlyCallVolume: string,
+): Promise<string> {
+  const supabase = await getSupabase();
+  const { data, error } = await supabase.rpc('admin_lead_from_booking', {
+    p_booking_id: bookingId,
+    p_monthly_call_volume: monthlyCallVolume,
+  });
+  if (error) throw error;
+  return data.id;
+}

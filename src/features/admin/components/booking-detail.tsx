@@ -16,6 +16,7 @@ import {
 } from '../model/bookings';
 import { formatLeadTime } from '../model/leads';
 import { BookingActions } from './booking-actions';
+import { BookingLeadForm } from './booking-lead-form';
 import { BookingStatusBadge } from './booking-status-badge';
 
 const FIELD_NAMES: Record<string, string> = {
@@ -130,7 +131,7 @@ function BookingFacts({ detail }: { detail: Detail }) {
     [
       'Lead',
       leads.length === 0 ? (
-        'No lead with this email'
+        <BookingLeadForm bookingId={booking.id} hasPartner={booking.partner !== null} />
       ) : (
         <ul className="grid gap-1">
           {leads.map((lead) => (

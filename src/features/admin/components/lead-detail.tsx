@@ -14,6 +14,8 @@ import { LeadStatusBadge } from './lead-status-badge';
 const SOURCES: Record<string, string> = {
   talk_to_sales: 'Talk to sales form',
   admin: 'Added by an admin',
+  partner_registration: 'Registered by the partner',
+  demo_booking: 'Demo booking',
 };
 
 /** A lead's page: what they told us, where it stands in the pipeline, and the notes. */
