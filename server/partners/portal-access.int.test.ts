@@ -239,6 +239,19 @@ describe('deal registration', () => {
     );
   });
 
+  it('takes at most 20 registrations an hour from one partner', async () => {
+    const busy = await partner('Busy Bee', 'Busy Partners');
+    await makeSilver(busy.partnerId);
+    for (let i = 0; i < 20; i++) {
+      const result = await busy.client.rpc('register_deal', registration());
+      expect(result.error).toBeNull();
+    }
+    const before = await snapshot(server, REGISTRATION_TABLES);
+    const refused = await busy.client.rpc('register_deal', registration());
+    expectRefusal(refused, 429, 'rate_limited');
+    expect(await snapshot(server, REGISTRATION_TABLES)).toEqual(before);
+  });
+
   it('is refused to customers, visitors and suspended partners', async () => {
     expect((await customer.client.rpc('register_deal', registration())).error?.code).toBe('42501');
     expect((await anon.rpc('register_deal', registration())).error?.code).toBe('42501');
