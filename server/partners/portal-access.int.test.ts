@@ -492,6 +492,30 @@ describe('what a partner sees', () => {
   });
 });
 
+describe('leads written directly', () => {
+  it('are still written by the service role and by admins (the index on company names runs as them)', async () => {
+    const lead = {
+      full_name: 'Ivy Index',
+      email: uniqueEmail('index'),
+      team_size: '6-20',
+      monthly_call_volume: '500-2000',
+      consent_at: new Date().toISOString(),
+    };
+    const service = clientFor(server, { key: server.serviceRoleKey });
+    const byService = await service.from('leads').insert({ ...lead, company: `Index ${suffix()}` });
+    expect(byService.error).toBeNull();
+    const byAdmin = await admin.client
+      .from('leads')
+      .insert({
+        ...lead,
+        email: uniqueEmail('index'),
+        company: `Index ${suffix()}`,
+        source: 'admin',
+      });
+    expect(byAdmin.error).toBeNull();
+  });
+});
+
 describe('the co-branded demo link', () => {
   it('names the active partner behind a code, to anyone, and nothing for an unknown or suspended one', async () => {
     expect((await anon.rpc('referral_partner', { code: alpha.code.toLowerCase() })).data).toEqual({

@@ -590,8 +590,10 @@ create policy "Second factor required once enrolled"
 create trigger z_deal_registrations_audit after insert or update or delete on public.deal_registrations
   for each row execute function private.audit_admin_change();
 
+-- private.company_key stays executable by every role: the expression index
+-- leads_company_key_idx calls it as whoever writes a lead (the service role,
+-- an admin), and it is a pure function of its argument.
 revoke execute on function
-  private.company_key(text),
   private.company_domain(text),
   private.registration_conflict(uuid, text, text, text, uuid),
   private.acting_partner(),
