@@ -184,6 +184,18 @@ describe('deal registration', () => {
     expectRefusal(theirsByDomain, 409, 'company');
     expect(await snapshot(server, REGISTRATION_TABLES)).toEqual(before);
 
+    // Names in any script are companies too, told apart and matched like any other.
+    const kana = await alpha.client.rpc(
+      'register_deal',
+      registration({ company: `ミライ物流 ${tag}`, contact_email: `k@mirai-${tag}.test` }),
+    );
+    expect(kana.error).toBeNull();
+    const kanaAgain = await beta.client.rpc(
+      'register_deal',
+      registration({ company: `ミライ物流 ${tag} Inc.` }),
+    );
+    expectRefusal(kanaAgain, 409, 'company');
+
     // A public mail service's domain is nobody's company.
     const gmailOne = await alpha.client.rpc(
       'register_deal',

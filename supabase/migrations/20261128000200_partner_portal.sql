@@ -20,7 +20,8 @@
 -- ---------------------------------------------------------------------------
 
 -- A company name reduced to what identifies it: 'Acme, Inc.' and 'ACME inc'
--- → 'acme'. Legal forms and punctuation are dropped.
+-- → 'acme'. Legal forms, spaces and punctuation are dropped; letters of any
+-- script stay ('Ünal Lojistik' → 'ünallojistik', '株式会社ミライ' kept whole).
 create or replace function private.company_key(company text) returns text
 language sql
 immutable
@@ -33,7 +34,7 @@ as $$
       '\m(inc|incorporated|llc|ltd|limited|corp|corporation|co|company|gmbh|ag|sa|sas|bv|plc|pty|oy|ab)\M',
       '', 'g'
     ),
-    '[^a-z0-9]', '', 'g'
+    '[[:space:][:punct:]]', '', 'g'
   ), '')
 $$;
 
