@@ -9,7 +9,9 @@ import {
   payoutStatusLabel,
   stateFromSearch,
   statementMonths,
+  totalsByCurrency,
   utcDay,
+  wonDealsInLastYear,
 } from './commissions';
 
 describe('money', () => {
@@ -73,5 +75,26 @@ describe('dates and months', () => {
     expect(payoutStatusLabel({ status: 'paid', paid_on: '2026-11-27' })).toBe(
       'Paid on Nov 27, 2026',
     );
+  });
+});
+
+describe('totals and standing', () => {
+  const facts = [
+    { currency: 'USD', status: 'pending', amount_cents: 1000, won_at: '2026-11-01T00:00:00Z' },
+    { currency: 'USD', status: 'pending', amount_cents: 2500, won_at: '2026-10-01T00:00:00Z' },
+    { currency: 'USD', status: 'paid', amount_cents: 700, won_at: '2025-10-01T00:00:00Z' },
+    { currency: 'USD', status: 'declined', amount_cents: 9999, won_at: '2026-11-02T00:00:00Z' },
+    { currency: 'EUR', status: 'approved', amount_cents: 400, won_at: '2026-11-03T00:00:00Z' },
+  ] as const;
+
+  it('totals each state per currency, counting declined ones instead of adding them', () => {
+    expect(totalsByCurrency([...facts])).toEqual([
+      { currency: 'EUR', pending: 0, approved: 400, paid: 0, declinedCount: 0 },
+      { currency: 'USD', pending: 3500, approved: 0, paid: 700, declinedCount: 1 },
+    ]);
+  });
+
+  it('counts the won deals of the last twelve months, without declined ones', () => {
+    expect(wonDealsInLastYear([...facts], new Date('2026-11-27T00:00:00Z'))).toBe(3);
   });
 });

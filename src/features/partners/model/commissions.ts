@@ -142,14 +142,47 @@ export function payoutStatusLabel(payout: Pick<PayoutRow, 'status' | 'paid_on'>)
     : 'Being prepared';
 }
 
-/** Per currency: what `partner_summary` totals (cents; declined as a count). */
-export const commissionTotalsSchema = z.array(
-  z.object({
-    currency: z.string(),
-    pending_cents: z.number().nullable(),
-    approved_cents: z.number().nullable(),
-    paid_cents: z.number().nullable(),
-    declined_count: z.number(),
-  }),
-);
-export type CommissionTotals = z.infer<typeof commissionTotalsSchema>;
+
+/** What the totals need of each commission. */
+export interface CommissionFact {
+  currency: string;
+  status: CommissionState;
+  amount_cents: number;
+  won_at: string;
+}
+
+export interface CurrencyTotal {
+  currency: string;
+  pending: number;
+  approved: number;
+  paid: number;
+  /** Declined commissions are not money owed: they are counted, not summed. */
+  declinedCount: number;
+}
+
+/** Cents per state for each currency (never added across currencies), alphabetically. */
+export function totalsByCurrency(facts: CommissionFact[]): CurrencyTotal[] {
+  const totals = new Map<string, CurrencyTotal>();
+  for (const fact of facts) {
+    let total = totals.get(fact.currency);
+    if (!total) {
+      total = { currency: fact.currency, pending: 0, approved: 0, paid: 0, declinedCount: 0 };
+      totals.set(fact.currency, total);
+    }
+    if (fact.status === 'declined') total.declinedCount += 1;
+    else total[fact.status] += fact.amount_cents;
+  }
+  return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+/**
+ * Won deals that count toward a tier: commissions not declined, won in the
+ * last twelve months (as private.partner_standing counts them).
+ */
+export function wonDealsInLastYear(facts: Pick<CommissionFact, 'status' | 'won_at'>[], now: Date) {
+  const since = new Date(now);
+  since.setUTCMonth(since.getUTCMonth() - 12);
+  return facts.filter(
+    (fact) => fact.status !== 'declined' && new Date(fact.won_at).getTime() > since.getTime(),
+  ).length;
+}
