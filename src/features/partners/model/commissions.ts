@@ -142,7 +142,6 @@ export function payoutStatusLabel(payout: Pick<PayoutRow, 'status' | 'paid_on'>)
     : 'Being prepared';
 }
 
-
 /** What the totals need of each commission. */
 export interface CommissionFact {
   currency: string;
