@@ -79,7 +79,7 @@ export function CommissionLedger({
         <tbody className="divide-y divide-sand-200">
           {rows.map((row) => (
             <tr key={row.id} className="align-top">
-              <td className="max-w-56 px-4 py-3 font-semibold break-words text-ink-900">
+              <td className="max-w-56 min-w-40 px-4 py-3 font-semibold break-words text-ink-900">
                 {row.company}
               </td>
               <td className="px-4 py-3 whitespace-nowrap text-ink-800">
@@ -98,7 +98,7 @@ export function CommissionLedger({
               <td className="max-w-72 px-4 py-3">
                 <State commission={row} />
               </td>
-              <td className="px-4 py-3 text-ink-800">
+              <td className="min-w-44 px-4 py-3 text-ink-800">
                 <PayoutCell commission={row} />
               </td>
             </tr>
@@ -125,9 +125,9 @@ export function CommissionLedger({
             </p>
             <State commission={row} />
             {row.payout ? (
-              <p className="text-ink-700">
-                <PayoutCell commission={row} />
-              </p>
+              <div className="text-ink-700">
+                <span className="text-ink-600">Payout</span> <PayoutCell commission={row} />
+              </div>
             ) : null}
           </li>
         ))}
@@ -162,16 +162,16 @@ function State({ commission }: { commission: CommissionRow }) {
   );
 }
 
+/** The payout a commission went into: its reference and payment date on lines of their own. */
 function PayoutCell({ commission }: { commission: CommissionRow }) {
   const payout = commission.payout;
   if (!payout) return <span className="text-ink-600">—</span>;
   if (payout.status !== 'paid' || !payout.paid_on) return <>In a payout being prepared</>;
   return (
     <>
-      <span className="font-mono break-all">{payout.reference}</span>
-      <span className="lg:block">
-        {' '}
-        · paid <time dateTime={payout.paid_on}>{formatUtcDay(payout.paid_on)}</time>
+      <span className="block font-mono break-words">{payout.reference}</span>
+      <span className="block text-ink-600">
+        Paid <time dateTime={payout.paid_on}>{formatUtcDay(payout.paid_on)}</time>
       </span>
     </>
   );

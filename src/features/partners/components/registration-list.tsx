@@ -66,7 +66,7 @@ export function RegistrationList() {
               </td>
               <td className="max-w-64 px-4 py-3">
                 <span className="block text-ink-900">{row.contact_name}</span>
-                <span className="block break-all text-ink-600">{row.contact_email}</span>
+                <span className="block break-words text-ink-600">{row.contact_email}</span>
               </td>
               <td className="px-4 py-3 text-ink-800">
                 <span className="block whitespace-nowrap">{teamSizeLabel(row.team_size)}</span>
@@ -99,7 +99,8 @@ export function RegistrationList() {
               </time>
             </div>
             <p className="break-words text-ink-800">
-              {row.contact_name} · <span className="break-all">{row.contact_email}</span>
+              {row.contact_name}
+              <span className="block text-ink-600">{row.contact_email}</span>
             </p>
             <p className="text-ink-600">
               {teamSizeLabel(row.team_size)} · {callVolumeLabel(row.monthly_call_volume)}

@@ -59,7 +59,7 @@ export function StatementDownload({
   return (
     <div className="grid gap-3">
       <div className="flex flex-wrap items-end gap-3">
-        <Field id="statement-month" label="Month" className="w-full sm:w-56">
+        <Field id="statement-month" label="Statement month" className="w-full sm:w-56">
           <Select
             id="statement-month"
             value={month}
