@@ -12,16 +12,21 @@ import {
   type PayoutRow,
 } from '../model/commissions';
 
-/** Row-level security shows a partner only their own commissions and payouts (decision 028). */
+/**
+ * Row-level security shows a partner only their own commissions and payouts
+ * (decision 028); every read also names the partner, so an admin (who may
+ * read everyone's) looking at the portal sees no one else's, and the reads
+ * start in the tables' (partner_id, …) indexes.
+ */
 
 export const COMMISSIONS_PAGE_SIZE = 50;
 
 export const commissionsKeys = {
   all: ['partner-portal', 'commissions'] as const,
-  ledger: (state: CommissionState | null) =>
-    ['partner-portal', 'commissions', 'ledger', state ?? 'all'] as const,
-  facts: ['partner-portal', 'commissions', 'facts'] as const,
-  payouts: ['partner-portal', 'commissions', 'payouts'] as const,
+  ledger: (partnerId: string, state: CommissionState | null) =>
+    ['partner-portal', 'commissions', partnerId, 'ledger', state ?? 'all'] as const,
+  facts: (partnerId: string) => ['partner-portal', 'commissions', partnerId, 'facts'] as const,
+  payouts: (partnerId: string) => ['partner-portal', 'commissions', partnerId, 'payouts'] as const,
 };
 
 const COMMISSION_COLUMNS =
@@ -38,13 +43,16 @@ export interface CommissionPage {
 }
 
 /** The ledger, newest deal first, one state or all, a keyset page at a time on (won_at, id). */
-export const commissionsQuery = (state: CommissionState | null) =>
+export const commissionsQuery = (partnerId: string, state: CommissionState | null) =>
   infiniteQueryOptions({
-    queryKey: commissionsKeys.ledger(state),
+    queryKey: commissionsKeys.ledger(partnerId, state),
     initialPageParam: null as Cursor | null,
     queryFn: async ({ pageParam }): Promise<CommissionPage> => {
       const supabase = await getSupabase();
-      let request = supabase.from('commissions').select(COMMISSION_COLUMNS);
+      let request = supabase
+        .from('commissions')
+        .select(COMMISSION_COLUMNS)
+        .eq('partner_id', partnerId);
       if (state) request = request.eq('status', state);
       if (pageParam) {
         const at = `"${pageParam.wonAt}"`;
@@ -84,14 +92,15 @@ const factSchema = z.object({
  * the totals at the top, the standing toward the next tier and the months a
  * statement can cover, whatever the ledger's filter or page.
  */
-export const commissionFactsQuery = () =>
+export const commissionFactsQuery = (partnerId: string) =>
   queryOptions({
-    queryKey: commissionsKeys.facts,
+    queryKey: commissionsKeys.facts(partnerId),
     queryFn: async (): Promise<(CommissionFact & { period: string })[]> => {
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('commissions')
-        .select('currency, status, amount_cents, won_at, period');
+        .select('currency, status, amount_cents, won_at, period')
+        .eq('partner_id', partnerId);
       if (error) throw error;
       return z.array(factSchema).parse(data);
     },
@@ -101,14 +110,15 @@ const PAYOUT_COLUMNS =
   'id, currency, amount_cents, commission_count, status, reference, paid_on, created_at';
 
 /** Every payout, the newest first. */
-export const payoutsQuery = () =>
+export const payoutsQuery = (partnerId: string) =>
   queryOptions({
-    queryKey: commissionsKeys.payouts,
+    queryKey: commissionsKeys.payouts(partnerId),
     queryFn: async (): Promise<PayoutRow[]> => {
       const supabase = await getSupabase();
       const { data, error } = await supabase
         .from('payouts')
         .select(PAYOUT_COLUMNS)
+        .eq('partner_id', partnerId)
         .order('created_at', { ascending: false })
         .order('id', { ascending: false });
       if (error) throw error;
@@ -118,6 +128,7 @@ export const payoutsQuery = () =>
 
 /** A month's statement: the commissions of that period and the payouts paid in it. */
 export async function fetchStatement(
+  partnerId: string,
   month: string,
 ): Promise<{ commissions: CommissionRow[]; payouts: PayoutRow[] }> {
   const supabase = await getSupabase();
@@ -126,12 +137,14 @@ export async function fetchStatement(
     supabase
       .from('commissions')
       .select(COMMISSION_COLUMNS)
+      .eq('partner_id', partnerId)
       .eq('period', first)
       .order('won_at', { ascending: true })
       .order('id', { ascending: true }),
     supabase
       .from('payouts')
       .select(PAYOUT_COLUMNS)
+      .eq('partner_id', partnerId)
       .eq('status', 'paid')
       .gte('paid_on', first)
       .lt('paid_on', next)

@@ -6,6 +6,7 @@ import type { RegistrationOutput } from '../model/registration';
 export const REGISTRATIONS_PAGE_SIZE = 25;
 
 export const registrationsKey = ['partner-portal', 'registrations'] as const;
+const registrationsKeyOf = (partnerId: string) => [...registrationsKey, partnerId] as const;
 
 const registrationRowSchema = z.object({
   id: z.string(),
@@ -31,13 +32,14 @@ export interface RegistrationPage {
 }
 
 /**
- * The partner's registrations (row-level security shows only theirs), newest
+ * The partner's registrations (row-level security shows only theirs; the
+ * partner is named too, for an admin looking at the portal), newest
  * first, a page at a time after the last row's (created_at, id); one row more
  * than a page tells whether another follows.
  */
-export const registrationsQuery = () =>
+export const registrationsQuery = (partnerId: string) =>
   infiniteQueryOptions({
-    queryKey: registrationsKey,
+    queryKey: registrationsKeyOf(partnerId),
     initialPageParam: null as Cursor | null,
     queryFn: async ({ pageParam }): Promise<RegistrationPage> => {
       const supabase = await getSupabase();
@@ -45,7 +47,8 @@ export const registrationsQuery = () =>
         .from('deal_registrations')
         .select(
           'id, company, contact_name, contact_email, team_size, monthly_call_volume, status, decision_reason, created_at',
-        );
+        )
+        .eq('partner_id', partnerId);
       if (pageParam) {
         const at = `"${pageParam.createdAt}"`;
         request = request

@@ -18,13 +18,15 @@ const HEADERS = ['Company', 'Won', 'Deal value', 'Rate', 'Commission', 'State', 
 
 /** The commissions of one state (or all), newest deal first: a table from 1024 px, cards below. */
 export function CommissionLedger({
+  partnerId,
   state,
   onShowAll,
 }: {
+  partnerId: string;
   state: CommissionState | null;
   onShowAll: () => void;
 }) {
-  const list = useInfiniteQuery(commissionsQuery(state));
+  const list = useInfiniteQuery(commissionsQuery(partnerId, state));
   const rows = list.data?.pages.flatMap((page) => page.rows) ?? [];
   const what = state
     ? `${COMMISSION_STATE_LABELS[state].toLowerCase()} commissions`

@@ -7,7 +7,7 @@ import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/lib/auth/use-auth';
 import { commissionFactsQuery, payoutsQuery } from '../api/commissions';
-import { partnerAccountQuery } from '../api/partner-account';
+import { partnerAccountQuery, type PartnerAccount } from '../api/partner-account';
 import {
   COMMISSION_STATES,
   COMMISSION_STATE_HINTS,
@@ -25,38 +25,14 @@ import { StatementDownload } from './statement-download';
 /** Totals, the ledger (state in the URL), payouts and monthly statements. */
 export function CommissionsAndPayouts() {
   const { user } = useAuth();
-  const [params, setParams] = useSearchParams();
-  const state = stateFromSearch(params);
   const account = useQuery(partnerAccountQuery(user!.id));
-  const facts = useQuery(commissionFactsQuery());
-  const payouts = useQuery(payoutsQuery());
-
-  const setState = (next: CommissionState | null) => {
-    const search = new URLSearchParams(params);
-    if (next) search.set('state', next);
-    else search.delete('state');
-    setParams(search, { replace: true });
-  };
-
-  if (account.isPending || facts.isPending || payouts.isPending) {
-    return (
-      <div role="status" className="grid gap-4">
-        <span className="sr-only">Loading your commissions…</span>
-        <Skeleton className="h-28 w-full" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
-  if (account.isError || facts.isError || payouts.isError) {
+  if (account.isPending) return <Loading />;
+  if (account.isError) {
     return (
       <QueryError
-        what="your commissions"
-        onRetry={() => {
-          void account.refetch();
-          void facts.refetch();
-          void payouts.refetch();
-        }}
-        isRetrying={account.isFetching || facts.isFetching || payouts.isFetching}
+        what="your partner account"
+        onRetry={() => void account.refetch()}
+        isRetrying={account.isFetching}
       />
     );
   }
@@ -66,6 +42,45 @@ export function CommissionsAndPayouts() {
         Your account is not a partner’s, so it has no commissions. Admins manage every partner’s
         commissions and payouts in the commissions admin.
       </Alert>
+    );
+  }
+  return <PartnerMoney partner={account.data} />;
+}
+
+function Loading() {
+  return (
+    <div role="status" className="grid gap-4">
+      <span className="sr-only">Loading your commissions…</span>
+      <Skeleton className="h-28 w-full" />
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}
+
+function PartnerMoney({ partner }: { partner: PartnerAccount }) {
+  const [params, setParams] = useSearchParams();
+  const state = stateFromSearch(params);
+  const facts = useQuery(commissionFactsQuery(partner.id));
+  const payouts = useQuery(payoutsQuery(partner.id));
+
+  const setState = (next: CommissionState | null) => {
+    const search = new URLSearchParams(params);
+    if (next) search.set('state', next);
+    else search.delete('state');
+    setParams(search, { replace: true });
+  };
+
+  if (facts.isPending || payouts.isPending) return <Loading />;
+  if (facts.isError || payouts.isError) {
+    return (
+      <QueryError
+        what="your commissions"
+        onRetry={() => {
+          void facts.refetch();
+          void payouts.refetch();
+        }}
+        isRetrying={facts.isFetching || payouts.isFetching}
+      />
     );
   }
 
@@ -118,7 +133,7 @@ export function CommissionsAndPayouts() {
             </Field>
           ) : null}
         </div>
-        <CommissionLedger state={state} onShowAll={() => setState(null)} />
+        <CommissionLedger partnerId={partner.id} state={state} onShowAll={() => setState(null)} />
       </section>
 
       <section aria-labelledby="payouts-heading" className="grid gap-4">
@@ -141,7 +156,7 @@ export function CommissionsAndPayouts() {
             now, and the payouts paid in it, with totals per currency.
           </p>
         </div>
-        <StatementDownload months={months} partner={account.data} />
+        <StatementDownload months={months} partner={partner} />
       </section>
     </div>
   );

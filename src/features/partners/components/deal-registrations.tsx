@@ -48,8 +48,15 @@ export function DealRegistrations() {
         registrations in the partners admin.
       </Alert>
     );
+  } else if (account.data.status !== 'active') {
+    // register_deal refuses a suspended partner, whatever the tier.
+    top = (
+      <Alert tone="info" title="Your partner account is suspended">
+        You cannot register deals while it is. Please contact your partner manager.
+      </Alert>
+    );
   } else if (rank(account.data.tier) < rank(REGISTRATION_TIER)) {
-    top = <RegistrationLocked tier={account.data.tier} />;
+    top = <RegistrationLocked partnerId={account.data.id} tier={account.data.tier} />;
   } else {
     top = (
       <DealRegistrationForm
@@ -73,20 +80,22 @@ export function DealRegistrations() {
         </p>
         {top}
       </section>
-      <section aria-labelledby="registrations-heading" className="grid gap-4">
-        <h2 id="registrations-heading" className="text-lg font-semibold text-ink-900">
-          Your registrations
-        </h2>
-        <RegistrationList />
-      </section>
+      {account.data ? (
+        <section aria-labelledby="registrations-heading" className="grid gap-4">
+          <h2 id="registrations-heading" className="text-lg font-semibold text-ink-900">
+            Your registrations
+          </h2>
+          <RegistrationList partnerId={account.data.id} />
+        </section>
+      ) : null}
     </div>
   );
 }
 
 /** A Registered partner: why there is no form, and how far Silver is. */
-function RegistrationLocked({ tier }: { tier: string }) {
+function RegistrationLocked({ partnerId, tier }: { partnerId: string; tier: string }) {
   const silver = tierById(REGISTRATION_TIER);
-  const facts = useQuery(commissionFactsQuery());
+  const facts = useQuery(commissionFactsQuery(partnerId));
   const won = facts.data ? wonDealsInLastYear(facts.data, new Date()) : null;
   const toGo = won === null ? null : Math.max(silver.threshold - won, 0);
   return (

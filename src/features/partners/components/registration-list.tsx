@@ -15,8 +15,8 @@ const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const HEADERS = ['Company', 'Contact', 'Size', 'Registered', 'Status'] as const;
 
 /** The partner's registrations, newest first: a table from 1024 px, cards below. */
-export function RegistrationList() {
-  const list = useInfiniteQuery(registrationsQuery());
+export function RegistrationList({ partnerId }: { partnerId: string }) {
+  const list = useInfiniteQuery(registrationsQuery(partnerId));
   const rows = list.data?.pages.flatMap((page) => page.rows) ?? [];
 
   if (list.isPending) {

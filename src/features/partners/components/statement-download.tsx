@@ -34,7 +34,7 @@ export function StatementDownload({
     setIsBusy(true);
     setError(null);
     try {
-      const { commissions, payouts } = await fetchStatement(month);
+      const { commissions, payouts } = await fetchStatement(partner.id, month);
       const csv = toStatementCsv({
         partner: { company: partner.company, referralCode: partner.referral_code },
         month,
