@@ -212,6 +212,7 @@ for (const size of sizes) {
       const statement = await download(page);
       expect(statement.name).toBe(`Cervana partner statement ${month}.csv`);
       const lines = statement.text.split('\r\n');
+      expect(lines[0]).toBe('\uFEFFCervana partner statement');
       expect(lines[1]).toBe(`Partner,${partner.company}`);
       expect(lines[2]).toBe(`Referral code,${partner.referralCode}`);
       expect(lines).toContainEqual(

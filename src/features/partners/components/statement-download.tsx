@@ -42,7 +42,10 @@ export function StatementDownload({
         payouts,
         generatedAt: new Date(),
       });
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      // The byte-order mark makes Excel read the file as UTF-8 (names with accents, €, £).
+      const url = URL.createObjectURL(
+        new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }),
+      );
       const link = document.createElement('a');
       link.href = url;
       link.download = statementFileName(month);
