@@ -1,4 +1,5 @@
 import { PortalPage } from '@/components/layout/portal-page';
+import { CommissionsAndPayouts } from '@/features/partners/components/commissions-and-payouts';
 import { PartnerOnly } from '@/features/partners/components/partner-only';
 
 /** The partner portal's commissions and payouts page. */
@@ -8,8 +9,10 @@ export default function PartnerCommissionsPage() {
       <PortalPage
         eyebrow="Partner portal"
         title="Commissions and payouts"
-        description={<p>Every commission you earned and every payout.</p>}
-      />
+        description={<p>Every commission you earned, every payout, and your monthly statements.</p>}
+      >
+        <CommissionsAndPayouts />
+      </PortalPage>
     </PartnerOnly>
   );
 }

@@ -1,4 +1,5 @@
 import { PortalPage } from '@/components/layout/portal-page';
+import { DealRegistrations } from '@/features/partners/components/deal-registrations';
 import { PartnerOnly } from '@/features/partners/components/partner-only';
 
 /** The partner portal's deal registration page. */
@@ -8,8 +9,10 @@ export default function PartnerRegistrationsPage() {
       <PortalPage
         eyebrow="Partner portal"
         title="Deal registration"
-        description={<p>Register the prospects you are working with.</p>}
-      />
+        description={<p>Register the prospects you are working with, and follow each decision.</p>}
+      >
+        <DealRegistrations />
+      </PortalPage>
     </PartnerOnly>
   );
 }

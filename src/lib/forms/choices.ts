@@ -11,6 +11,19 @@ export const teamSizes = [
 export type TeamSize = (typeof teamSizes)[number]['value'];
 export const teamSizeValues = teamSizes.map((size) => size.value) as [TeamSize, ...TeamSize[]];
 
+export const callVolumes = [
+  { value: 'under-500', label: 'Fewer than 500 calls' },
+  { value: '500-2000', label: '500–2,000 calls' },
+  { value: '2000-10000', label: '2,000–10,000 calls' },
+  { value: '10000+', label: 'More than 10,000 calls' },
+] as const;
+
+export type CallVolume = (typeof callVolumes)[number]['value'];
+export const callVolumeValues = callVolumes.map((volume) => volume.value) as [
+  CallVolume,
+  ...CallVolume[],
+];
+
 /** A plain email check, the same the database makes (it has the last word). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*\.[A-Za-z]{2,}$/;
 

@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { teamSizeValues } from '@/lib/forms/choices';
+import { callVolumes, teamSizeValues } from '@/lib/forms/choices';
 import { contactFields, longText, textLine } from '@/lib/forms/fields';
 
-export const callVolumes = [
-  { value: 'under-500', label: 'Fewer than 500 calls' },
-  { value: '500-2000', label: '500–2,000 calls' },
-  { value: '2000-10000', label: '2,000–10,000 calls' },
-  { value: '10000+', label: 'More than 10,000 calls' },
-] as const;
+// Shared with the partner portal's deal registration (src/lib/forms/choices.ts).
+export { callVolumes };
 
 export const toolChoices = [
   'Salesforce',
