@@ -1,0 +1,35 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { getSupabase } from '@/lib/supabase';
+import {
+  nextReferralCursor,
+  referralRowSchema,
+  type ReferralCursor,
+  type ReferralRow,
+} from '../model/referrals';
+import { partnerPortalKeys } from './partner-summary';
+
+export const REFERRALS_PAGE_SIZE = 50;
+
+export interface ReferralPage {
+  rows: ReferralRow[];
+  next: ReferralCursor | null;
+}
+
+/** The partner's referred leads and bookings, newest first, a keyset page at a time. */
+export const partnerReferralsQuery = () =>
+  infiniteQueryOptions({
+    queryKey: partnerPortalKeys.referrals(),
+    initialPageParam: null as ReferralCursor | null,
+    queryFn: async ({ pageParam }): Promise<ReferralPage> => {
+      const supabase = await getSupabase();
+      const { data, error } = await supabase.rpc('partner_referrals', {
+        ...(pageParam && { p_before: pageParam.created_at, p_before_id: pageParam.id }),
+        p_limit: REFERRALS_PAGE_SIZE,
+      });
+      if (error) throw error;
+      const rows = z.array(referralRowSchema).parse(data);
+      return { rows, next: nextReferralCursor(rows, REFERRALS_PAGE_SIZE) };
+    },
+    getNextPageParam: (page) => page.next,
+  });
