@@ -1,15 +1,26 @@
 import { PortalPage } from '@/components/layout/portal-page';
 import { PartnerOnly } from '@/features/partners/components/partner-only';
+import { ReferralList } from '@/features/partners/components/referral-list';
+import { useAuth } from '@/lib/auth/use-auth';
 
 /** The partner portal's referrals page. */
 export default function PartnerReferralsPage() {
   return (
     <PartnerOnly>
-      <PortalPage
-        eyebrow="Partner portal"
-        title="Referrals"
-        description={<p>The leads and demo bookings you referred.</p>}
-      />
+      <PartnerReferrals />
     </PartnerOnly>
+  );
+}
+
+function PartnerReferrals() {
+  const { user } = useAuth();
+  return (
+    <PortalPage
+      eyebrow="Partner portal"
+      title="Referrals"
+      description={<p>The leads and demo bookings you referred, newest first.</p>}
+    >
+      <ReferralList userId={user!.id} />
+    </PortalPage>
   );
 }

@@ -7,7 +7,7 @@ import {
   type ReferralCursor,
   type ReferralRow,
 } from '../model/referrals';
-import { partnerPortalKeys } from './partner-summary';
+import { isNotAPartner, partnerPortalKeys } from './partner-summary';
 
 export const REFERRALS_PAGE_SIZE = 50;
 
@@ -32,4 +32,5 @@ export const partnerReferralsQuery = () =>
       return { rows, next: nextReferralCursor(rows, REFERRALS_PAGE_SIZE) };
     },
     getNextPageParam: (page) => page.next,
+    retry: (failures, error) => !isNotAPartner(error) && failures < 2,
   });

@@ -11,6 +11,7 @@ import {
 } from '../model/period';
 import { ActivityFigures } from './activity-figures';
 import { CommissionTotals } from './commission-totals';
+import { NoPartnerRecord } from './no-partner-record';
 import { PartnerLinks } from './partner-links';
 import { PeriodChooser } from './period-chooser';
 import { TierStanding } from './tier-standing';
@@ -89,15 +90,5 @@ export function PortalHome() {
         <TierStanding summary={data} />
       </div>
     </div>
-  );
-}
-
-/** An admin looking at the portal: it is the partners' view, and they have no partner record. */
-function NoPartnerRecord() {
-  return (
-    <Alert tone="info" title="This is the partners’ view">
-      You have no partner record, so there are no links or figures to show. Partners see their
-      referral link, referrals, commissions and tier here.
-    </Alert>
   );
 }
