@@ -74,7 +74,7 @@ function AssetCard({ asset }: { asset: PartnerAsset }) {
       </div>
       <div className="grid gap-3 p-4">
         <div className="min-w-0">
-          <h2 className="font-semibold break-all text-ink-900">{asset.name}</h2>
+          <h2 className="font-semibold break-words text-ink-900">{asset.name}</h2>
           <p className="text-sm text-ink-600">
             {details.join(' · ')}
             {asset.updatedAt ? (

@@ -16,6 +16,19 @@ function selectContents(element: HTMLElement) {
   selection.addRange(range);
 }
 
+/** A link may break before its query ('?ref=…'), so a phone never splits the code itself. */
+function BreakableValue({ value }: { value: string }) {
+  const [head, ...rest] = value.split(/(?=\?)/);
+  if (rest.length === 0) return <>{value}</>;
+  return (
+    <>
+      {head}
+      <wbr />
+      {rest.join('')}
+    </>
+  );
+}
+
 /**
  * A value a partner pastes elsewhere (their link, their code), shown whole with
  * a Copy button. "Copied" is shown on the button and announced; when the
@@ -67,9 +80,9 @@ export function CopyField({
           ref={valueRef}
           tabIndex={-1}
           aria-labelledby={`${id}-label`}
-          className="min-w-0 flex-1 basis-full rounded-lg border border-sand-200 bg-sand-50 px-3 py-2 font-mono text-sm break-all text-ink-900 outline-azure-500 select-all focus-visible:outline-2 sm:basis-auto"
+          className="min-w-0 flex-1 basis-full rounded-lg border border-sand-200 bg-sand-50 px-3 py-2 font-mono text-sm break-words text-ink-900 outline-azure-500 select-all focus-visible:outline-2 sm:basis-auto"
         >
-          {value}
+          <BreakableValue value={value} />
         </span>
         <Button
           variant="secondary"

@@ -35,9 +35,9 @@ export function RecommendedBy() {
   return (
     <div className="pointer-events-none absolute inset-x-0 top-[4.75rem] flex justify-center px-6 sm:top-24">
       {company ? (
-        <p className="pointer-events-auto inline-flex max-w-full transition-opacity duration-300 motion-reduce:transition-none starting:opacity-0 items-center gap-2 rounded-full bg-azure-50 px-4 py-1.5 text-sm text-ink-800 ring-1 ring-azure-100 ring-inset">
+        <p className="pointer-events-auto inline-flex max-w-full transition-opacity duration-300 motion-reduce:transition-none starting:opacity-0 items-center gap-2 rounded-full bg-azure-50 px-3 py-1.5 text-xs text-ink-800 ring-1 ring-azure-100 ring-inset sm:px-4 sm:text-sm">
           <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-azure-700" />
-          <span className="truncate">
+          <span className="truncate" title={`Recommended by ${company}`}>
             Recommended by <strong className="font-semibold text-ink-900">{company}</strong>
           </span>
         </p>

@@ -113,16 +113,14 @@ function Contact({ row }: { row: ReferralRow }) {
 function ReferralCard({ row }: { row: ReferralRow }) {
   return (
     <li className="grid gap-2 px-4 py-4">
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
-          <p className="font-semibold break-words text-ink-900">{row.company}</p>
-          <p className="text-sm text-ink-600">
-            {KIND_LABELS[row.kind]} · referred{' '}
-            <time dateTime={row.created_at}>{formatDay(row.created_at)}</time>
-          </p>
-        </div>
-        <ReferralStatus row={row} />
+      <div className="min-w-0">
+        <p className="font-semibold break-words text-ink-900">{row.company}</p>
+        <p className="text-sm text-ink-600">
+          {KIND_LABELS[row.kind]} · referred{' '}
+          <time dateTime={row.created_at}>{formatDay(row.created_at)}</time>
+        </p>
       </div>
+      <ReferralStatus row={row} layout="inline" />
       {row.commission_status ? (
         <p className="text-sm">
           <CommissionState status={row.commission_status} />

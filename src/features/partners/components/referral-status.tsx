@@ -14,9 +14,22 @@ const TONES = {
 } as const;
 
 /** The referral's status in words, as a badge; an upcoming demo says when. */
-export function ReferralStatus({ row }: { row: ReferralRow }) {
+export function ReferralStatus({
+  row,
+  layout = 'stack',
+}: {
+  row: ReferralRow;
+  /** A table cell stacks the time under the badge; a phone's card puts it beside. */
+  layout?: 'stack' | 'inline';
+}) {
   return (
-    <span className="grid justify-items-start gap-1">
+    <span
+      className={cn(
+        layout === 'stack'
+          ? 'grid justify-items-start gap-1'
+          : 'flex flex-wrap items-center gap-x-2 gap-y-1',
+      )}
+    >
       <span
         className={cn(
           'inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset',

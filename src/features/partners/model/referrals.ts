@@ -75,8 +75,12 @@ export function nextReferralCursor(rows: ReferralRow[], limit: number): Referral
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
 });
 
 /** A day in the browser's zone: 'Nov 27, 2026'. */
@@ -84,7 +88,7 @@ export function formatDay(iso: string): string {
   return dayFormat.format(new Date(iso));
 }
 
-/** A moment in the browser's zone: 'Nov 27, 2026, 3:30 PM'. */
+/** A moment in the browser's zone, which it names: 'Nov 27, 2026, 3:30 PM GMT+1'. */
 export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(new Date(iso));
 }
