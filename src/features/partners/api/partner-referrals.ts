@@ -5,6 +5,7 @@ import {
   nextReferralCursor,
   referralRowSchema,
   type ReferralCursor,
+  type ReferralKind,
   type ReferralRow,
 } from '../model/referrals';
 import { isNotAPartner, partnerPortalKeys } from './partner-summary';
@@ -16,16 +17,20 @@ export interface ReferralPage {
   next: ReferralCursor | null;
 }
 
-/** The partner's referred leads and bookings, newest first, a keyset page at a time. */
-export const partnerReferralsQuery = () =>
+/**
+ * The partner's referred leads and bookings (or one kind: filtered in SQL, so
+ * each page is full), newest first, a keyset page at a time.
+ */
+export const partnerReferralsQuery = (kind: ReferralKind) =>
   infiniteQueryOptions({
-    queryKey: partnerPortalKeys.referrals(),
+    queryKey: partnerPortalKeys.referrals(kind),
     initialPageParam: null as ReferralCursor | null,
     queryFn: async ({ pageParam }): Promise<ReferralPage> => {
       const supabase = await getSupabase();
       const { data, error } = await supabase.rpc('partner_referrals', {
         ...(pageParam && { p_before: pageParam.created_at, p_before_id: pageParam.id }),
         p_limit: REFERRALS_PAGE_SIZE,
+        ...(kind !== 'all' && { p_kind: kind }),
       });
       if (error) throw error;
       const rows = z.array(referralRowSchema).parse(data);

@@ -18,7 +18,7 @@ export async function getPartnerSummary(args: PartnerSummaryArgs): Promise<Partn
 export const partnerPortalKeys = {
   all: ['partner-portal'] as const,
   summary: (args: PartnerSummaryArgs) => ['partner-portal', 'summary', args] as const,
-  referrals: () => ['partner-portal', 'referrals'] as const,
+  referrals: (kind: string) => ['partner-portal', 'referrals', kind] as const,
   assets: () => ['partner-portal', 'assets'] as const,
 };
 

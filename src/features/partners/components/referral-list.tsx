@@ -3,35 +3,77 @@ import { QueryError } from '@/components/data/query-error';
 import { Button } from '@/components/ui/button';
 import { partnerReferralsQuery } from '../api/partner-referrals';
 import { isNotAPartner } from '../api/partner-summary';
-import { formatDay, KIND_LABELS, type ReferralRow } from '../model/referrals';
+import { formatDay, KIND_LABELS, type ReferralKind, type ReferralRow } from '../model/referrals';
 import { NoPartnerRecord } from './no-partner-record';
+import { ReferralKindFilter } from './referral-kind-filter';
 import { ReferralsEmpty } from './referrals-empty';
 import { CommissionState, ReferralStatus } from './referral-status';
 
 const HEADERS = ['Company', 'Kind', 'Status', 'Referred', 'Commission', 'Contact'];
 
 /** The partner's referred leads and bookings, newest first; a table from 1024 px, cards below. */
-export function ReferralList({ userId }: { userId: string }) {
-  const list = useInfiniteQuery(partnerReferralsQuery());
+export function ReferralList({
+  userId,
+  kind,
+  onKind,
+}: {
+  userId: string;
+  kind: ReferralKind;
+  onKind: (kind: ReferralKind) => void;
+}) {
+  const list = useInfiniteQuery(partnerReferralsQuery(kind));
   const rows = list.data?.pages.flatMap((page) => page.rows) ?? [];
 
-  if (list.isPending)
-    return (
-      <p role="status" className="text-ink-600">
-        Loading...
-      </p>
-    );
   if (list.isError && isNotAPartner(list.error)) return <NoPartnerRecord />;
-  if (list.isError)
-    return (
-      <QueryError
-        what="your referrals"
-        onRetry={() => void list.refetch()}
-        isRetrying={list.isFetching}
-      />
-    );
-  if (rows.length === 0) return <ReferralsEmpty userId={userId} />;
+  // A partner with nothing referred yet learns how referrals arrive; no filter to offer.
+  if (list.isSuccess && rows.length === 0 && kind === 'all')
+    return <ReferralsEmpty userId={userId} />;
 
+  return (
+    <div className="grid gap-4">
+      <ReferralKindFilter kind={kind} onChange={onKind} />
+      {list.isPending ? (
+        <p role="status" className="text-ink-600">
+          Loading...
+        </p>
+      ) : list.isError ? (
+        <QueryError
+          what="your referrals"
+          onRetry={() => void list.refetch()}
+          isRetrying={list.isFetching}
+        />
+      ) : rows.length === 0 ? (
+        <div className="grid justify-items-start gap-3 rounded-2xl border border-dashed border-sand-200 bg-white p-5 sm:p-6">
+          <p className="text-ink-700">
+            {kind === 'lead' ? 'No leads referred yet.' : 'No demo bookings referred yet.'}
+          </p>
+          <Button variant="secondary" onClick={() => onKind('all')}>
+            Show all referrals
+          </Button>
+        </div>
+      ) : (
+        <ReferralTable
+          rows={rows}
+          hasMore={list.hasNextPage}
+          isLoadingMore={list.isFetchingNextPage}
+          onLoadMore={() => void list.fetchNextPage()}
+        />
+      )}
+    </div>
+  );
+}
+
+function ReferralTable({
+  rows,
+  hasMore,
+  isLoadingMore,
+  onLoadMore,
+}: {
+  rows: ReferralRow[];
+  hasMore: boolean;
+  isLoadingMore: boolean;
+  onLoadMore: () => void;
+}) {
   return (
     <section
       aria-label="Referrals"
@@ -80,14 +122,14 @@ export function ReferralList({ userId }: { userId: string }) {
         <p className="text-sm text-ink-600">
           {rows.length} referral{rows.length === 1 ? '' : 's'} shown
         </p>
-        {list.hasNextPage ? (
+        {hasMore ? (
           <Button
             variant="secondary"
-            onClick={() => void list.fetchNextPage()}
-            disabled={list.isFetchingNextPage}
-            aria-busy={list.isFetchingNextPage || undefined}
+            onClick={onLoadMore}
+            disabled={isLoadingMore}
+            aria-busy={isLoadingMore || undefined}
           >
-            {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            {isLoadingMore ? 'Loading...' : 'Load more'}
           </Button>
         ) : null}
       </div>

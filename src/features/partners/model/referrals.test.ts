@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   commissionLabel,
   nextReferralCursor,
+  parseReferralKind,
   referralStatusLabel,
   referralTone,
   type ReferralRow,
+  withReferralKind,
 } from './referrals';
 
 const row = (overrides: Partial<ReferralRow> = {}): ReferralRow => ({
@@ -63,5 +65,19 @@ describe('nextReferralCursor', () => {
   it('stops after a short page', () => {
     expect(nextReferralCursor([row()], 2)).toBeNull();
     expect(nextReferralCursor([], 2)).toBeNull();
+  });
+});
+
+describe('the referral kind filter', () => {
+  it('reads ?kind= and falls back to both', () => {
+    expect(parseReferralKind(new URLSearchParams('kind=lead'))).toBe('lead');
+    expect(parseReferralKind(new URLSearchParams('kind=booking'))).toBe('booking');
+    expect(parseReferralKind(new URLSearchParams('kind=deal'))).toBe('all');
+    expect(parseReferralKind(new URLSearchParams())).toBe('all');
+  });
+
+  it('writes the filter and leaves the URL clean for both', () => {
+    expect(withReferralKind(new URLSearchParams('x=1'), 'lead').toString()).toBe('x=1&kind=lead');
+    expect(withReferralKind(new URLSearchParams('kind=lead'), 'all').toString()).toBe('');
   });
 });

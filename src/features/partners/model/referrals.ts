@@ -14,6 +14,29 @@ export const referralRowSchema = z.object({
 });
 export type ReferralRow = z.infer<typeof referralRowSchema>;
 
+/** The referrals page's filter, as `?kind=lead|booking` in the URL; absent for both. */
+export const REFERRAL_KINDS = ['all', 'lead', 'booking'] as const;
+export type ReferralKind = (typeof REFERRAL_KINDS)[number];
+
+export const REFERRAL_KIND_FILTER_LABELS: Record<ReferralKind, string> = {
+  all: 'All',
+  lead: 'Leads',
+  booking: 'Demo bookings',
+};
+
+export function parseReferralKind(params: URLSearchParams): ReferralKind {
+  const raw = params.get('kind');
+  return REFERRAL_KINDS.find((kind) => kind === raw) ?? 'all';
+}
+
+/** A copy of `params` with the filter set ('all' leaves the URL clean). */
+export function withReferralKind(params: URLSearchParams, kind: ReferralKind): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (kind === 'all') next.delete('kind');
+  else next.set('kind', kind);
+  return next;
+}
+
 export interface ReferralCursor {
   created_at: string;
   id: string;
