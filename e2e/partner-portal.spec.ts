@@ -163,6 +163,16 @@ for (const size of sizes) {
       await expectAccessible(page);
       await page.screenshot({ path: `${SHOTS}/referrals-${size.name}.png`, fullPage: true });
 
+      // The kind filter is asked of the database and kept in the URL.
+      await page.getByRole('button', { name: 'Leads', exact: true }).click();
+      await expect(page).toHaveURL('/partner-portal/referrals?kind=lead');
+      await expect(page.getByText('No leads referred yet.')).toBeVisible();
+      await page.getByRole('button', { name: 'Demo bookings', exact: true }).click();
+      await expect(page).toHaveURL('/partner-portal/referrals?kind=booking');
+      await expect(row).toBeVisible();
+      await page.getByRole('button', { name: 'All', exact: true }).click();
+      await expect(page).toHaveURL('/partner-portal/referrals');
+
       await page.goto('/partner-portal');
       await expect(
         page.locator('dt', { hasText: 'Demo bookings' }).locator('xpath=following-sibling::dd[1]'),
@@ -230,6 +240,23 @@ for (const size of sizes) {
         page.getByRole('heading', { level: 1, name: 'Join the Cervana partner program' }),
       ).toBeVisible();
       await expect(page.getByText('You have not applied yet.')).toBeVisible();
+      await context.close();
+    });
+
+    test('an admin opening the portal is told it is the partners’ view', async ({ browser }) => {
+      const admin = await createUser({ role: 'admin' });
+      const context = await newContext(browser, size);
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await signIn(page, admin, '/auth?next=%2Fpartner-portal');
+      await expect(page).toHaveURL('/partner-portal');
+      await expect(page.getByText('This is the partners’ view')).toBeVisible();
+      await expect(page.getByRole('alert')).toHaveCount(0);
+      await page.goto('/partner-portal/referrals');
+      await expect(page.getByText('This is the partners’ view')).toBeVisible();
+      // The database's 403 for someone without a partner record is the answer the page
+      // reads; the browser logs any 403 it receives, and nothing else may be logged.
+      expect(errors.filter((error) => !/status of 403/.test(error))).toEqual([]);
       await context.close();
     });
   });
