@@ -69,6 +69,7 @@ for (const size of sizes) {
     let partner: CreatedUser;
     let record: { company: string; referral_code: string };
     const referred = `Referred Co ${size.name} ${Date.now().toString(36)}`;
+    let headingTopWithBanner = 0;
     const asset = `partner-logo-${size.name}-${Date.now().toString(36)}.png`;
 
     test.beforeAll(async ({ browser }) => {
@@ -134,7 +135,16 @@ for (const size of sizes) {
       const visitor = await visitorContext.newPage();
       const visitorErrors = collectErrors(visitor);
       await visitor.goto(`/demo?ref=${record.referral_code}`);
-      await expect(visitor.getByText(`Recommended by ${record.company}`)).toBeVisible();
+      const banner = visitor.getByText(`Recommended by ${record.company}`);
+      await expect(banner).toBeVisible();
+      // The banner sits in the space above the heading: it covers nothing and moves nothing.
+      const bannerBox = await banner.boundingBox();
+      const eyebrowBox = await visitor
+        .getByRole('main')
+        .getByText('Book a demo', { exact: true })
+        .boundingBox();
+      expect(bannerBox!.y + bannerBox!.height).toBeLessThanOrEqual(eyebrowBox!.y);
+      headingTopWithBanner = (await visitor.getByRole('heading', { level: 1 }).boundingBox())!.y;
       await expectNoOverflow(visitor);
       await visitor.screenshot({ path: `${SHOTS}/demo-ref-${size.name}.png` });
       await pickFirstSlot(visitor);
@@ -199,6 +209,8 @@ for (const size of sizes) {
         page.getByRole('heading', { name: 'See Cervana answer a real customer call' }),
       ).toBeVisible();
       await expect(page.getByText(/Recommended by/)).toHaveCount(0);
+      const headingTop = (await page.getByRole('heading', { level: 1 }).boundingBox())!.y;
+      expect(headingTop).toBe(headingTopWithBanner);
       expect(errors).toEqual([]);
       await context.close();
     });

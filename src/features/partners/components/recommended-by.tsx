@@ -19,8 +19,9 @@ function useReferralCode(): string | undefined {
 /**
  * "Recommended by <partner>" on the co-branded demo page (`/demo?ref=CODE`).
  * It is asked for after the page is shown and sits in the space above the
- * heading, so it neither delays nor moves anything; an unknown or suspended
- * code, or a failed request, shows nothing.
+ * heading (two short lines at most on a phone, one above), so it neither
+ * delays nor moves anything; an unknown or suspended code, or a failed
+ * request, shows nothing.
  */
 export function RecommendedBy() {
   const code = useReferralCode();
@@ -33,11 +34,11 @@ export function RecommendedBy() {
   });
   const company = partner.data?.company;
   return (
-    <div className="pointer-events-none absolute inset-x-0 top-[4.75rem] flex justify-center px-6 sm:top-24">
+    <div className="pointer-events-none absolute inset-x-0 top-[4.25rem] flex justify-center px-6 sm:top-24">
       {company ? (
-        <p className="pointer-events-auto inline-flex max-w-full transition-opacity duration-300 motion-reduce:transition-none starting:opacity-0 items-center gap-2 rounded-full bg-azure-50 px-3 py-1.5 text-xs text-ink-800 ring-1 ring-azure-100 ring-inset sm:px-4 sm:text-sm">
+        <p className="pointer-events-auto inline-flex max-w-full items-center gap-2 rounded-2xl bg-azure-50 px-3 py-1 text-xs leading-4 text-ink-800 ring-1 ring-azure-100 transition-opacity duration-300 ring-inset motion-reduce:transition-none starting:opacity-0 sm:rounded-full sm:px-4 sm:py-1.5 sm:text-sm sm:leading-5">
           <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-azure-700" />
-          <span className="truncate" title={`Recommended by ${company}`}>
+          <span className="line-clamp-2 sm:line-clamp-1" title={`Recommended by ${company}`}>
             Recommended by <strong className="font-semibold text-ink-900">{company}</strong>
           </span>
         </p>
