@@ -33,16 +33,16 @@ export function RecommendedBy() {
     staleTime: Infinity,
   });
   const company = partner.data?.company;
+  // Nothing at all until a partner is known: the prerendered page stays as it was.
+  if (!company) return null;
   return (
     <div className="pointer-events-none absolute inset-x-0 top-[4.25rem] flex justify-center px-6 sm:top-24">
-      {company ? (
-        <p className="pointer-events-auto inline-flex max-w-full items-center gap-2 rounded-2xl bg-azure-50 px-3 py-1 text-xs leading-4 text-ink-800 ring-1 ring-azure-100 transition-opacity duration-300 ring-inset motion-reduce:transition-none starting:opacity-0 sm:rounded-full sm:px-4 sm:py-1.5 sm:text-sm sm:leading-5">
-          <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-azure-700" />
-          <span className="line-clamp-2 sm:line-clamp-1" title={`Recommended by ${company}`}>
-            Recommended by <strong className="font-semibold text-ink-900">{company}</strong>
-          </span>
-        </p>
-      ) : null}
+      <p className="pointer-events-auto inline-flex max-w-full items-center gap-2 rounded-2xl bg-azure-50 px-3 py-1 text-xs leading-4 text-ink-800 ring-1 ring-azure-100 transition-opacity duration-300 ring-inset motion-reduce:transition-none starting:opacity-0 sm:rounded-full sm:px-4 sm:py-1.5 sm:text-sm sm:leading-5">
+        <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-azure-700" />
+        <span className="line-clamp-2 sm:line-clamp-1" title={`Recommended by ${company}`}>
+          Recommended by <strong className="font-semibold text-ink-900">{company}</strong>
+        </span>
+      </p>
     </div>
   );
 }
