@@ -23,11 +23,17 @@ const sizes = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-async function partnerRecord(userId: string): Promise<{ company: string; referral_code: string }> {
+interface PartnerRow {
+  id: string;
+  company: string;
+  referral_code: string;
+}
+
+async function partnerRecord(userId: string): Promise<PartnerRow> {
   const admin = await adminClient();
   const { data, error } = await admin
     .from('partners')
-    .select('company, referral_code')
+    .select('id, company, referral_code')
     .eq('user_id', userId)
     .single();
   if (error) throw new Error(`reading the partner: ${error.message}`);
@@ -67,7 +73,7 @@ for (const size of sizes) {
   test.describe(`at ${size.name} (${size.width}×${size.height})`, () => {
     let partnerContext: BrowserContext;
     let partner: CreatedUser;
-    let record: { company: string; referral_code: string };
+    let record: PartnerRow;
     const referred = `Referred Co ${size.name} ${Date.now().toString(36)}`;
     let headingTopWithBanner = 0;
     const asset = `partner-logo-${size.name}-${Date.now().toString(36)}.png`;
@@ -124,6 +130,16 @@ for (const size of sizes) {
       await expectNoOverflow(page);
       await expectAccessible(page);
       await page.screenshot({ path: `${SHOTS}/home-${size.name}.png`, fullPage: true });
+
+      // No referrals yet: how they arrive, with the link at hand.
+      await page.goto('/partner-portal/referrals');
+      await expect(page.getByRole('heading', { name: 'No referrals yet' })).toBeVisible();
+      await expect(
+        page.getByRole('group', { name: 'Your referral link' }).getByText(link, { exact: true }),
+      ).toBeVisible();
+      await expectNoOverflow(page);
+      await expectAccessible(page);
+      await page.screenshot({ path: `${SHOTS}/referrals-empty-${size.name}.png`, fullPage: true });
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -194,6 +210,60 @@ for (const size of sizes) {
       await expect(
         page.locator('dt', { hasText: 'Demo bookings' }).locator('xpath=following-sibling::dd[1]'),
       ).toHaveText('1');
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    test('a referred lead that is won shows its commission', async () => {
+      const admin = await adminClient();
+      const won = `Won Co ${size.name} ${Date.now().toString(36)}`;
+      const { error } = await admin.from('leads').insert({
+        full_name: 'Jordan Blake',
+        email: uniqueEmail('won'),
+        company: won,
+        team_size: '21-50',
+        monthly_call_volume: '2000-10000',
+        consent_at: new Date().toISOString(),
+        source: 'admin',
+        partner_id: record.id,
+        status: 'won',
+        deal_value_cents: 1_200_000,
+        currency: 'USD',
+      });
+      if (error) throw new Error(`inserting a won lead: ${error.message}`);
+
+      const page = await partnerContext.newPage();
+      const errors = collectErrors(page);
+      await page.goto('/partner-portal');
+      // 15% of $12,000.00 at the Registered tier.
+      const commissions = page.getByRole('region', { name: 'Commissions' });
+      await expect(
+        commissions.locator('dt', { hasText: 'Pending' }).locator('xpath=following-sibling::dd[1]'),
+      ).toHaveText('$1,800.00');
+      await expect(
+        page.locator('dt', { hasText: 'Won deals' }).locator('xpath=following-sibling::dd[1]'),
+      ).toHaveText('1');
+      await expect(page.getByRole('progressbar', { name: /On the way to Silver/ })).toHaveAttribute(
+        'aria-valuenow',
+        '1',
+      );
+      await expect(
+        page.getByText('4 more won deals to reach Silver.', { exact: false }),
+      ).toBeVisible();
+      await expectNoOverflow(page);
+      await expectAccessible(page);
+      await page.screenshot({ path: `${SHOTS}/home-earning-${size.name}.png`, fullPage: true });
+
+      await page.goto('/partner-portal/referrals');
+      const list = page.getByRole('region', { name: 'Referrals' });
+      const row =
+        size.width >= 1024
+          ? list.getByRole('row', { name: new RegExp(won) })
+          : list.getByRole('listitem').filter({ hasText: won });
+      await expect(row.getByText('Won', { exact: true })).toBeVisible();
+      await expect(row.getByText('Commission pending')).toBeVisible();
+      // Not a registration of theirs: the contact stays with Cervana.
+      await expect(row.getByText('Jordan Blake')).toHaveCount(0);
       expect(errors).toEqual([]);
       await page.close();
     });
