@@ -30,18 +30,20 @@ export function CommissionTotals({ commissions }: { commissions: PartnerSummary[
           <dl
             key={row.currency}
             aria-label={`Commissions in ${row.currency}`}
-            className="grid grid-cols-1 gap-3 sm:grid-cols-3"
+            className="divide-y divide-sand-200 rounded-xl bg-sand-50 px-4"
           >
             {STATES.map((state) => (
-              <div key={state.key} className="rounded-xl bg-sand-50 px-4 py-3">
-                <dt className="text-sm font-semibold text-ink-600">
-                  {state.label}
-                  {commissions.length > 1 ? ` (${row.currency})` : ''}
+              <div key={state.key} className="flex items-baseline justify-between gap-4 py-3">
+                <dt className="min-w-0">
+                  <span className="block text-sm font-semibold text-ink-900">
+                    {state.label}
+                    {commissions.length > 1 ? ` (${row.currency})` : ''}
+                  </span>
+                  <span className="block text-xs text-ink-600">{state.note}</span>
                 </dt>
-                <dd className="text-xl font-bold text-ink-900 tabular-nums">
+                <dd className="text-lg font-bold whitespace-nowrap text-ink-900 tabular-nums">
                   {formatMoney(row[state.key], row.currency)}
                 </dd>
-                <dd className="text-xs text-ink-600">{state.note}</dd>
               </div>
             ))}
           </dl>
