@@ -1832,7 +1832,12 @@ export type Database = {
         }[]
       }
       partner_referrals: {
-        Args: { p_before?: string; p_before_id?: string; p_limit?: number }
+        Args: {
+          p_before?: string
+          p_before_id?: string
+          p_kind?: string
+          p_limit?: number
+        }
         Returns: {
           commission_status: string
           company: string

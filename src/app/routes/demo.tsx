@@ -5,6 +5,7 @@ import { buttonStyles } from '@/components/ui/button-styles';
 import { paths } from '@/config/paths';
 import { site } from '@/config/site';
 import AudioDemoSection from '@/features/marketing/components/audio-demo-section';
+import { RecommendedBy } from '@/features/partners/components/recommended-by';
 import { DemoScheduler } from '@/features/scheduler/components/demo-scheduler';
 import { ManageBooking } from '@/features/scheduler/components/manage-booking';
 import type { BookingPrefill } from '@/features/scheduler/model/booking';
@@ -19,7 +20,9 @@ export default function DemoPage() {
   const prefill = (location.state as { prefill?: BookingPrefill } | null)?.prefill;
   return (
     <DataProvider>
-      <main>
+      <main className="relative">
+        {/* A partner's co-branded link: shown in the space above the heading once known. */}
+        {token ? null : <RecommendedBy />}
         <PageIntro
           eyebrow="Book a demo"
           title={token ? 'Your Cervana demo' : 'See Cervana answer a real customer call'}

@@ -1,42 +1,61 @@
-import type { CurrencyTotal } from '../model/commissions';
-import { formatMoney } from '../model/commissions';
+import { ArrowRight } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { formatMoney } from '../model/money';
+import type { PartnerSummary } from '../model/summary';
 
-/** Each currency's pending, approved and paid amounts (never added across currencies). */
-export function CommissionTotals({ totals }: { totals: CurrencyTotal[] }) {
+const STATES = [
+  { key: 'pending_cents', label: 'Pending', note: 'Waiting for our review' },
+  { key: 'approved_cents', label: 'Approved', note: 'In your next payout' },
+  { key: 'paid_cents', label: 'Paid', note: 'Paid out to you' },
+] as const;
+
+/** Commissions pending, approved and paid, one row per currency (amounts never add across currencies). */
+export function CommissionTotals({ commissions }: { commissions: PartnerSummary['commissions'] }) {
   return (
-    <div className="grid gap-4">
-      {totals.map((total) => (
-        <section
-          key={total.currency}
-          aria-label={`Totals in ${total.currency}`}
-          className="rounded-2xl border border-sand-200 bg-white p-4 sm:p-5"
-        >
-          {totals.length > 1 ? (
-            <h3 className="mb-3 text-sm font-semibold text-ink-700">In {total.currency}</h3>
-          ) : null}
-          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-            <Figure label="Pending review" value={formatMoney(total.pending, total.currency)} />
-            <Figure
-              label="Approved, to be paid"
-              value={formatMoney(total.approved, total.currency)}
-            />
-            <Figure label="Paid to you" value={formatMoney(total.paid, total.currency)} />
-            <Figure
-              label="Declined"
-              value={`${total.declinedCount} commission${total.declinedCount === 1 ? '' : 's'}`}
-            />
+    <section
+      aria-labelledby="commissions-heading"
+      className="grid content-start gap-4 rounded-2xl border border-sand-200 bg-white p-5 sm:p-6"
+    >
+      <h2 id="commissions-heading" className="text-lg font-semibold text-ink-900">
+        Commissions
+      </h2>
+      {commissions.length === 0 ? (
+        <p className="text-ink-700">
+          No commissions yet. When a company you referred becomes a customer, its commission appears
+          here as pending.
+        </p>
+      ) : (
+        commissions.map((row) => (
+          <dl
+            key={row.currency}
+            aria-label={`Commissions in ${row.currency}`}
+            className="divide-y divide-sand-200 rounded-xl bg-sand-50 px-4"
+          >
+            {STATES.map((state) => (
+              <div key={state.key} className="flex items-baseline justify-between gap-4 py-3">
+                <dt className="min-w-0">
+                  <span className="block text-sm font-semibold text-ink-900">
+                    {state.label}
+                    {commissions.length > 1 ? ` (${row.currency})` : ''}
+                  </span>
+                  <span className="block text-xs text-ink-600">{state.note}</span>
+                </dt>
+                <dd className="text-lg font-bold whitespace-nowrap text-ink-900 tabular-nums">
+                  {formatMoney(row[state.key], row.currency)}
+                </dd>
+              </div>
+            ))}
           </dl>
-        </section>
-      ))}
-    </div>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-sm text-ink-600">{label}</dt>
-      <dd className="mt-1 text-xl font-bold break-words text-ink-900 tabular-nums">{value}</dd>
-    </div>
+        ))
+      )}
+      <Link
+        to={paths.partnerCommissions}
+        className="inline-flex w-fit items-center gap-1 text-sm font-semibold text-azure-700 hover:underline"
+      >
+        Commissions and payouts
+        <ArrowRight aria-hidden="true" className="size-4" />
+      </Link>
+    </section>
   );
 }

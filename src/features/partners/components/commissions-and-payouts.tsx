@@ -18,7 +18,7 @@ import {
   type CommissionState,
 } from '../model/commissions';
 import { CommissionLedger } from './commission-ledger';
-import { CommissionTotals } from './commission-totals';
+import { LedgerTotals } from './ledger-totals';
 import { PayoutList } from './payout-list';
 import { StatementDownload } from './statement-download';
 
@@ -97,7 +97,7 @@ function PartnerMoney({ partner }: { partner: PartnerAccount }) {
           <h2 id="totals-heading" className="text-lg font-semibold text-ink-900">
             Your totals
           </h2>
-          <CommissionTotals totals={totals} />
+          <LedgerTotals totals={totals} />
         </section>
       ) : null}
 
