@@ -235,3 +235,10 @@ grant execute on function
   public.admin_payouts(text, timestamptz, uuid, integer),
   public.admin_deal_registrations(text, timestamptz, uuid, integer)
 to authenticated;
+
+-- The index leads_company_key_idx (20261128000200) evaluates private.company_key
+-- with the writer's rights, and that migration revoked it from everyone: a
+-- direct write to public.leads by the service role (set-up scripts, support
+-- tooling, the E2E tests) failed with "permission denied for function
+-- company_key". It is a pure function of its text; the service role may run it.
+grant execute on function private.company_key(text) to service_role;

@@ -34,7 +34,9 @@ export function MarkPaidDialog({
   return (
     <Dialog.Root open={isOpen} onOpenChange={setIsOpen}>
       <Dialog.Trigger asChild>
-        <Button aria-label={`Mark ${amount} to ${payout.partner_company} paid…`}>Mark paid…</Button>
+        <Button aria-label={`Mark paid: ${amount} to ${payout.partner_company}…`}>
+          Mark paid…
+        </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-[80] bg-ink-900/40" />

@@ -116,7 +116,7 @@ function BalanceCard({ balance }: { balance: PayableBalance }) {
         <p className="text-lg font-semibold text-ink-900 tabular-nums">{amount}</p>
         <ConfirmDialog
           trigger={
-            <Button aria-label={`Create a payout of ${amount} to ${balance.company}…`}>
+            <Button aria-label={`Create payout for ${balance.company}, ${amount}…`}>
               Create payout…
             </Button>
           }
@@ -237,7 +237,7 @@ function PendingPayoutCard({ payout }: { payout: PayoutRow }) {
           trigger={
             <Button
               variant="secondary"
-              aria-label={`Cancel the payout of ${amount} to ${payout.partner_company}…`}
+              aria-label={`Cancel payout of ${amount} to ${payout.partner_company}…`}
             >
               Cancel payout…
             </Button>
@@ -281,7 +281,13 @@ function PaidPayoutsSection() {
         <p className={empty}>No payout has been paid yet.</p>
       ) : (
         <>
-          <div className="overflow-x-auto rounded-2xl border border-sand-200 bg-white">
+          {/* Focusable so a keyboard can scroll it on a phone. */}
+          <div
+            role="region"
+            aria-label="Paid payouts, scrollable"
+            tabIndex={0}
+            className="overflow-x-auto rounded-2xl border border-sand-200 bg-white"
+          >
             <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">Paid payouts, newest first</caption>
               <thead className="bg-sand-50 text-ink-700">
