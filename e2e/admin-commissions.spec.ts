@@ -220,7 +220,12 @@ for (const size of sizes) {
       await paidDialog.getByRole('button', { name: 'Mark paid and email' }).click();
       await expect(paidDialog).toBeHidden();
       await expect(pending).toHaveCount(0);
-      const paidRow = page.getByRole('row').filter({ hasText: reference });
+      // A table from a tablet up, cards on a phone.
+      const paidRow = (
+        size.name === 'phone'
+          ? page.getByRole('list', { name: 'Paid payouts, newest first' }).getByRole('listitem')
+          : page.getByRole('row')
+      ).filter({ hasText: reference });
       await expect(paidRow).toContainText(partnerCompany);
       await expect(paidRow).toContainText('$1,500.00');
       await waitForToasts(page);

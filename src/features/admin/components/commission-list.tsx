@@ -66,7 +66,7 @@ export function CommissionList({
               <option value="all">All commissions</option>
             </Select>
           </Field>
-          <Field id="commission-partner" label="Partner" className="w-full sm:w-64">
+          <Field id="commission-partner" label="Partner" className="w-full sm:w-80">
             <Select
               id="commission-partner"
               value={filters.partnerId ?? ''}
@@ -85,7 +85,7 @@ export function CommissionList({
           <p className="text-sm text-ink-600">
             {pending === 0
               ? 'No commission is waiting for approval.'
-              : `${pending} commission${pending === 1 ? '' : 's'} waiting for approval.`}
+              : `${pending} commission${pending === 1 ? '' : 's'} waiting for approval${filters.partnerId ? ' across all partners' : ''}.`}
           </p>
         ) : null}
       </div>

@@ -258,7 +258,7 @@ function AssetRow({ asset, limits }: { asset: PartnerAsset; limits: AssetLimits 
     <li className="grid gap-3 rounded-2xl border border-sand-200 bg-white p-3 sm:p-4">
       <div className="flex flex-wrap items-center gap-4">
         <AssetPreview asset={asset} />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-40">
           <a
             href={asset.publicUrl}
             target="_blank"
@@ -276,7 +276,7 @@ function AssetRow({ asset, limits }: { asset: PartnerAsset; limits: AssetLimits 
             ) : null}
           </p>
         </div>
-        <div className="flex flex-wrap gap-3">
+        <div className="flex w-full flex-wrap gap-3 sm:w-auto">
           <ReplaceAssetDialog asset={asset} limits={limits} />
           <ConfirmDialog
             trigger={

@@ -264,7 +264,7 @@ function PaidPayoutsSection() {
   return (
     <section aria-labelledby="paid-payouts-title" className={section}>
       <h2 id="paid-payouts-title" className={sectionTitle}>
-        Paid
+        Paid payouts
       </h2>
       {list.isPending ? (
         <div role="status">
@@ -281,14 +281,29 @@ function PaidPayoutsSection() {
         <p className={empty}>No payout has been paid yet.</p>
       ) : (
         <>
-          {/* Focusable so a keyboard can scroll it on a phone. */}
-          <div
-            role="region"
-            aria-label="Paid payouts, scrollable"
-            tabIndex={0}
-            className="overflow-x-auto rounded-2xl border border-sand-200 bg-white"
-          >
-            <table className="w-full min-w-[36rem] text-left text-sm">
+          {/* A phone gets each payout as a card: five columns would hide the amount. */}
+          <ul aria-label="Paid payouts, newest first" className="grid gap-3 sm:hidden">
+            {rows.map((payout) => (
+              <li
+                key={payout.id}
+                className="grid gap-1 rounded-2xl border border-sand-200 bg-white p-4 text-sm"
+              >
+                <div className="flex items-baseline justify-between gap-3">
+                  <p className="font-semibold break-words text-ink-900">{payout.partner_company}</p>
+                  <p className="font-semibold whitespace-nowrap text-ink-900 tabular-nums">
+                    {formatMoney(payout.amount_cents, payout.currency)}
+                  </p>
+                </div>
+                <p className="text-ink-700">
+                  Paid {payout.paid_on ? formatDate(payout.paid_on) : ''} ·{' '}
+                  {payout.commission_count} commission{payout.commission_count === 1 ? '' : 's'}
+                </p>
+                <p className="break-words text-ink-700">Reference {payout.reference}</p>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto rounded-2xl border border-sand-200 bg-white sm:block">
+            <table className="w-full text-left text-sm">
               <caption className="sr-only">Paid payouts, newest first</caption>
               <thead className="bg-sand-50 text-ink-700">
                 <tr>
