@@ -157,7 +157,13 @@ function CommissionCard({ commission }: { commission: CommissionRow }) {
 
   const decline = async (reason: string) => {
     setError(null);
-    await declineCommission(commission.id, reason, commission.version);
+    try {
+      await declineCommission(commission.id, reason, commission.version);
+    } catch (caught) {
+      // Shown in the dialog; kept on the card too, with the way to reload, once it closes.
+      setError(rpcErrorMessage(caught));
+      throw caught;
+    }
     void showToast(
       'success',
       `${commission.partner_company}’s commission on ${commission.company} is declined; they are emailed your reason.`,

@@ -45,9 +45,11 @@ export function MarkPaidDialog({
             Mark {amount} to {payout.partner_company} paid
           </Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-ink-700">
-            Once you have sent the money. Its {payout.commission_count} commission
-            {payout.commission_count === 1 ? '' : 's'} become paid and {payout.partner_company} is
-            emailed the reference. This cannot be undone.
+            Once you have sent the money.{' '}
+            {payout.commission_count === 1
+              ? 'Its commission becomes'
+              : `Its ${payout.commission_count} commissions become`}{' '}
+            paid and {payout.partner_company} is emailed the reference. This cannot be undone.
           </Dialog.Description>
           {isOpen ? (
             <MarkPaidForm

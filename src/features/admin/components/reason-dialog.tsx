@@ -105,7 +105,10 @@ export function ReasonDialog({
               <Textarea
                 {...fieldProps(id, { error: reasonError ?? undefined })}
                 value={reason}
-                onChange={(event) => setReason(event.target.value)}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                  if (reasonError && event.target.value.trim()) setReasonError(null);
+                }}
                 maxLength={REASON_LIMIT + 100}
                 rows={4}
               />
