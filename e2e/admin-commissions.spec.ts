@@ -121,6 +121,11 @@ for (const size of sizes) {
       const admin = await createUser({ fullName: 'Ada Admin', role: 'admin' });
       await signIn(page, admin, '/auth?next=%2Fadmin');
       await expect(page).toHaveURL('/admin');
+      await expect(page.getByText(/\d+ partner commissions waiting for approval\./)).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Review commissions' })).toHaveAttribute(
+        'href',
+        '/admin/commissions',
+      );
       await followPortalLink(page, 'Commissions');
       await expect(page).toHaveURL('/admin/commissions');
       await expect(

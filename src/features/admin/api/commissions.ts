@@ -181,3 +181,18 @@ export async function cancelPayout(payoutId: string, expectedVersion: number) {
   });
   if (error) throw error;
 }
+
+/** How many commissions wait for an admin's decision (a head count; admins read all). */
+export const pendingCommissionCountQuery = () =>
+  queryOptions({
+    queryKey: [...commissionsKeys.all, 'pending-count'] as const,
+    queryFn: async () => {
+      const supabase = await getSupabase();
+      const { count, error } = await supabase
+        .from('commissions')
+        .select('id', { count: 'exact', head: true })
+        .eq('status', 'pending');
+      if (error) throw error;
+      return count ?? 0;
+    },
+  });
