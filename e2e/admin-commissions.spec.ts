@@ -251,6 +251,13 @@ for (const size of sizes) {
       const leadCommission = page.getByRole('region', { name: 'Partner commission' });
       await expect(leadCommission).toContainText('$1,500.00');
       await expect(leadCommission).toContainText('Paid');
+      // A paid commission holds its lead at won: the database's sentence shows as it is.
+      await page.getByLabel('Status').selectOption('lost');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(
+        page.getByText(/This lead's commission is already paid, so the lead stays won/),
+      ).toBeVisible();
+      await expect(page.getByText('Someone else changed this lead')).toHaveCount(0);
 
       // Accept the deal registration: it becomes a lead attributed to the partner.
       await page.goto('/admin/partners?tab=registrations');
@@ -279,6 +286,16 @@ for (const size of sizes) {
         .single();
       expect(lead).toMatchObject({ partner_id: partnerId, source: 'partner_registration' });
       await expect(leadLink).toHaveAttribute('href', `/admin/leads/${(lead as { id: string }).id}`);
+      // Its page says what marking it won does.
+      await leadLink.click();
+      await expect(page.getByRole('heading', { level: 1, name: prospect })).toBeVisible();
+      await page.getByLabel('Status').selectOption('won');
+      await expect(
+        page.getByText(`Marking this lead won creates a pending commission for ${partnerCompany}`, {
+          exact: false,
+        }),
+      ).toBeVisible();
+      await page.goto('/admin/partners?tab=registrations');
 
       // Upload an asset into Logos.
       await waitForToasts(page);
@@ -311,7 +328,9 @@ for (const size of sizes) {
       await expect(
         entries.filter({ hasText: `${admin.email} · changed partner commissions` }),
       ).toHaveCount(1);
-      expect(errors).toEqual([]);
+      // The one refusal the test asks for (a paid commission's lead moved out of won).
+      expect(errors.filter((error) => !error.includes('status of 409 (Conflict)'))).toEqual([]);
+      expect(errors.filter((error) => error.includes('409'))).toHaveLength(1);
     });
   });
 }
