@@ -126,6 +126,7 @@ for (const size of sizes) {
         'href',
         '/admin/commissions',
       );
+      await page.screenshot({ path: `${SHOTS}/overview-${size.name}.png` });
       await followPortalLink(page, 'Commissions');
       await expect(page).toHaveURL('/admin/commissions');
       await expect(
@@ -184,7 +185,9 @@ for (const size of sizes) {
       await expect(globex).toHaveCount(0);
 
       await page.getByLabel('Show').selectOption('declined');
-      await expect(globex).toContainText('Reason sent: Globex signed before your referral');
+      await expect(globex).toContainText(
+        'Reason sent to the partner: Globex signed before your referral',
+      );
       await expect
         .poll(() => outboxTemplates(partner.email))
         .toEqual(
@@ -258,6 +261,8 @@ for (const size of sizes) {
         page.getByText(/This lead's commission is already paid, so the lead stays won/),
       ).toBeVisible();
       await expect(page.getByText('Someone else changed this lead')).toHaveCount(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/lead-${size.name}.png`, fullPage: true });
 
       // Accept the deal registration: it becomes a lead attributed to the partner.
       await page.goto('/admin/partners?tab=registrations');

@@ -65,6 +65,8 @@ begin
       'approved_at', c.approved_at,
       'declined_at', c.declined_at,
       'decline_reason', c.decline_reason,
+      -- Declined by the rules (its lead left won), not by an admin: the partner was not emailed.
+      'declined_automatically', c.status = 'declined' and c.declined_by is null,
       'payout_id', c.payout_id,
       'paid_at', c.paid_at,
       'version', c.version,

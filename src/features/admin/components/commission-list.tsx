@@ -234,7 +234,11 @@ function CommissionCard({ commission }: { commission: CommissionRow }) {
 
       {commission.status === 'declined' && commission.decline_reason ? (
         <p className="text-sm break-words whitespace-pre-line text-ink-800">
-          <span className="font-semibold">Reason sent: </span>
+          <span className="font-semibold">
+            {commission.declined_automatically
+              ? 'Declined automatically: '
+              : 'Reason sent to the partner: '}
+          </span>
           {commission.decline_reason}
         </p>
       ) : null}

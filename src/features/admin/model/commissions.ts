@@ -81,6 +81,7 @@ export const commissionRowSchema = z.object({
   approved_at: z.string().nullable(),
   declined_at: z.string().nullable(),
   decline_reason: z.string().nullable(),
+  declined_automatically: z.boolean(),
   payout_id: z.string().nullable(),
   paid_at: z.string().nullable(),
   version: z.number(),
