@@ -133,8 +133,10 @@ for (const size of sizes) {
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: `test-results/admin-partners-edit-${size.name}.png` });
       await edit.getByLabel('Status').selectOption('active');
-      await edit.getByLabel('Commission (%)').fill('17.5');
+      // A tier proposes its rate; the admin can still type another.
       await edit.getByLabel('Tier').selectOption('silver');
+      await expect(edit.getByLabel('Commission (%)')).toHaveValue('20');
+      await edit.getByLabel('Commission (%)').fill('17.5');
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await expect(edit).toBeHidden();
       await expect(partners).toContainText('17.5 %');

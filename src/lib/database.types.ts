@@ -1369,6 +1369,25 @@ export type Database = {
         }
         Returns: Json
       }
+      admin_commissions: {
+        Args: {
+          p_before_created_at?: string
+          p_before_id?: string
+          p_limit?: number
+          p_partner_id?: string
+          p_status?: string
+        }
+        Returns: Json
+      }
+      admin_deal_registrations: {
+        Args: {
+          p_before_created_at?: string
+          p_before_id?: string
+          p_limit?: number
+          p_status?: string
+        }
+        Returns: Json
+      }
       admin_delete_user: { Args: { p_user_id: string }; Returns: Json }
       admin_demo_slots: {
         Args: { p_booking_id: string; p_from?: string; p_to?: string }
@@ -1501,6 +1520,15 @@ export type Database = {
           partner_id: string
           referral_code: string
         }[]
+      }
+      admin_payouts: {
+        Args: {
+          p_before_created_at?: string
+          p_before_id?: string
+          p_limit?: number
+          p_status?: string
+        }
+        Returns: Json
       }
       admin_record_user_email: {
         Args: { p_action: string; p_user_id: string }

@@ -1,4 +1,5 @@
 import { PortalPage } from '@/components/layout/portal-page';
+import { CommissionAdmin } from '@/features/admin/components/commission-admin';
 
 /** Partner commissions and payouts in the admin area. */
 export default function AdminCommissionsPage() {
@@ -7,6 +8,8 @@ export default function AdminCommissionsPage() {
       eyebrow="Admin"
       title="Commissions and payouts"
       description={<p>Approve or decline partner commissions, and pay what partners are owed.</p>}
-    />
+    >
+      <CommissionAdmin />
+    </PortalPage>
   );
 }

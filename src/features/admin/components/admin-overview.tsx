@@ -11,6 +11,7 @@ import {
   withAdminPeriod,
 } from '../model/period';
 import { FailedEmailsNotice } from './failed-emails-notice';
+import { PendingCommissionsNotice } from './pending-commissions-notice';
 import { OverviewCards, OverviewCardsSkeleton } from './overview-cards';
 import { PeriodPicker } from './period-picker';
 
@@ -62,6 +63,7 @@ export function AdminOverview() {
         <OverviewCardsSkeleton />
       )}
       <FailedEmailsNotice />
+      <PendingCommissionsNotice />
     </section>
   );
 }

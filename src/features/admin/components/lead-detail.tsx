@@ -7,6 +7,7 @@ import { buttonStyles } from '@/components/ui/button-styles';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useLead, type Lead } from '../api/leads-detail';
 import { formatDealValue, formatLeadTime } from '../model/leads';
+import { LeadCommissions } from './lead-commissions';
 import { LeadForm } from './lead-form';
 import { LeadNotes } from './lead-notes';
 import { LeadStatusBadge } from './lead-status-badge';
@@ -14,7 +15,7 @@ import { LeadStatusBadge } from './lead-status-badge';
 const SOURCES: Record<string, string> = {
   talk_to_sales: 'Talk to sales form',
   admin: 'Added by an admin',
-  partner_registration: 'Registered by the partner',
+  partner_registration: 'Registered by a partner',
   demo_booking: 'Demo booking',
 };
 
@@ -96,6 +97,7 @@ export function LeadDetail({
             }}
             onSaved={() => setFormRound((round) => round + 1)}
           />
+          {current.partner_id ? <LeadCommissions leadId={current.id} /> : null}
           <LeadNotes leadId={current.id} />
         </div>
       </div>

@@ -11,6 +11,7 @@ import { Select } from '@/components/ui/select';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { showToast } from '@/components/ui/toaster';
 import { applyRpcError, isRpcError } from '@/lib/forms/rpc-error';
+import { commissionsKeys } from '../api/commissions';
 import { updateLead, type Lead } from '../api/leads-detail';
 import { adminsQuery } from '../api/users';
 import { leadsKeys } from '../api/leads-keys';
@@ -71,11 +72,18 @@ export function LeadForm({
     }
     try {
       await updateLead(lead.id, changes, lead.version);
-      await queryClient.invalidateQueries({ queryKey: leadsKeys.all });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: leadsKeys.all }),
+        // A partner's lead won (or moved out of won) writes or declines its commission.
+        queryClient.invalidateQueries({ queryKey: commissionsKeys.all }),
+      ]);
       void showToast('success', `${lead.company} saved.`);
       onSaved();
     } catch (error) {
-      if (isRpcError(error) && error.code === 'PT409') {
+      // Only a stale version means someone else changed it; the commission
+      // rules' 409s (a commission approved or paid holds the lead at won) are
+      // sentences shown above the button as they are.
+      if (isRpcError(error) && error.code === 'PT409' && error.details === 'version') {
         setIsStale(true);
         return;
       }
@@ -145,6 +153,12 @@ export function LeadForm({
           </Select>
         </Field>
       </div>
+      {status === 'won' && lead.status !== 'won' && lead.partner ? (
+        <Alert tone="info">
+          Marking this lead won creates a pending commission for {lead.partner.company}, at their
+          commission rate of the deal value, for you to approve on the commissions page.
+        </Alert>
+      ) : null}
       {isStale ? (
         <Alert tone="error" title="Someone else changed this lead since you opened it.">
           <p>Your change was not saved. Load the latest, then make your change again.</p>

@@ -1,6 +1,5 @@
-import { useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { cn } from '@/lib/cn';
+import { parseRegistrationFilter, type RegistrationFilter } from '../model/deal-registrations';
 import {
   parseApplicationFilter,
   parsePartnerFilters,
@@ -10,21 +9,25 @@ import {
   type PartnersTab,
 } from '../model/partners';
 import { ApplicationList } from './application-list';
+import { PartnerAssets } from './partner-assets';
 import { PartnerList } from './partner-list';
+import { RegistrationList } from './registration-list';
+import { UrlTabs } from './url-tabs';
 
 const TABS: { id: PartnersTab; label: string }[] = [
   { id: 'applications', label: 'Applications' },
   { id: 'partners', label: 'Partners' },
+  { id: 'registrations', label: 'Deal registrations' },
+  { id: 'assets', label: 'Assets' },
 ];
 
-/** /admin/partners: applications to review and the partners, as two tabs kept in the URL. */
+/**
+ * /admin/partners: applications to review, the partners, the deals they
+ * register and the assets they download, as tabs kept in the URL.
+ */
 export function PartnerAdmin() {
   const [params, setParams] = useSearchParams();
   const tab = parsePartnersTab(params);
-  const tabRefs = useRef<Record<PartnersTab, HTMLButtonElement | null>>({
-    applications: null,
-    partners: null,
-  });
 
   const update = (change: (next: URLSearchParams) => void) => {
     const next = new URLSearchParams(params);
@@ -36,13 +39,6 @@ export function PartnerAdmin() {
       if (id === 'applications') next.delete('tab');
       else next.set('tab', id);
     });
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    event.preventDefault();
-    const other = tab === 'applications' ? 'partners' : 'applications';
-    selectTab(other);
-    tabRefs.current[other]?.focus();
-  };
   const setApplicationFilter = (filter: ApplicationFilter) =>
     update((next) => {
       if (filter === 'pending') next.delete('status');
@@ -55,49 +51,32 @@ export function PartnerAdmin() {
       if (filters.status) next.set('partner_status', filters.status);
       else next.delete('partner_status');
     });
+  const setRegistrationFilter = (filter: RegistrationFilter) =>
+    update((next) => {
+      if (filter === 'pending') next.delete('registration_status');
+      else next.set('registration_status', filter);
+    });
 
   return (
-    <div className="grid gap-6">
-      <div
-        role="tablist"
-        aria-label="Partner views"
-        className="inline-flex w-fit gap-1 rounded-lg bg-sand-100 p-1"
-        onKeyDown={onKeyDown}
-      >
-        {TABS.map((option) => (
-          <button
-            key={option.id}
-            ref={(element) => {
-              tabRefs.current[option.id] = element;
-            }}
-            type="button"
-            role="tab"
-            id={`partners-tab-${option.id}`}
-            aria-selected={tab === option.id}
-            aria-controls={`partners-panel-${option.id}`}
-            tabIndex={tab === option.id ? 0 : -1}
-            onClick={() => selectTab(option.id)}
-            className={cn(
-              'rounded-md px-4 py-2 text-sm font-semibold',
-              tab === option.id
-                ? 'bg-white text-ink-900 shadow-xs'
-                : 'text-ink-600 hover:text-ink-900',
-            )}
-          >
-            {option.label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`partners-panel-${tab}`} aria-labelledby={`partners-tab-${tab}`}>
-        {tab === 'applications' ? (
-          <ApplicationList
-            filter={parseApplicationFilter(params)}
-            onFilter={setApplicationFilter}
-          />
-        ) : (
-          <PartnerList filters={parsePartnerFilters(params)} onFilters={setPartnerFilters} />
-        )}
-      </div>
-    </div>
+    <UrlTabs
+      label="Partner views"
+      idPrefix="partners"
+      tabs={TABS}
+      selected={tab}
+      onSelect={selectTab}
+    >
+      {tab === 'applications' ? (
+        <ApplicationList filter={parseApplicationFilter(params)} onFilter={setApplicationFilter} />
+      ) : tab === 'partners' ? (
+        <PartnerList filters={parsePartnerFilters(params)} onFilters={setPartnerFilters} />
+      ) : tab === 'registrations' ? (
+        <RegistrationList
+          filter={parseRegistrationFilter(params)}
+          onFilter={setRegistrationFilter}
+        />
+      ) : (
+        <PartnerAssets />
+      )}
+    </UrlTabs>
   );
 }

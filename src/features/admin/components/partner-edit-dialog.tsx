@@ -10,7 +10,7 @@ import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { showToast } from '@/components/ui/toaster';
-import { partnerTiers } from '@/config/partner-program';
+import { partnerTiers, tierById } from '@/config/partner-program';
 import { applyRpcError, isRpcError } from '@/lib/forms/rpc-error';
 import { partnersKeys, updatePartner } from '../api/partners';
 import {
@@ -121,10 +121,21 @@ function PartnerForm({ partner: current, onDone }: { partner: PartnerRow; onDone
 
   return (
     <form noValidate onSubmit={handleSubmit} className="mt-5 grid gap-4">
-      <Field id="partner-tier" label="Tier" error={errors.tier?.message}>
+      <Field
+        id="partner-tier"
+        label="Tier"
+        hint="Choosing a tier proposes its rate. Tiers also move up by themselves as won deals reach each tier's threshold."
+        error={errors.tier?.message}
+      >
         <Select
-          {...fieldProps('partner-tier', { error: errors.tier?.message })}
-          {...form.register('tier')}
+          {...fieldProps('partner-tier', { error: errors.tier?.message, hint: 'tier hint' })}
+          {...form.register('tier', {
+            // A new tier proposes its standard rate; the admin can still type another.
+            onChange: (event: { target: { value: string } }) =>
+              form.setValue('percent', rateToPercentInput(tierById(event.target.value).rate), {
+                shouldDirty: true,
+              }),
+          })}
         >
           {PARTNER_TIERS.map((tier) => (
             <option key={tier} value={tier}>

@@ -10,6 +10,9 @@ export const AUDITED_TABLES = {
   scheduler_settings: 'Scheduler settings',
   partner_applications: 'Partner applications',
   partners: 'Partners',
+  commissions: 'Partner commissions',
+  payouts: 'Partner payouts',
+  deal_registrations: 'Deal registrations',
   site_settings: 'Site settings',
   outbox_messages: 'Emails',
   // Not a table of ours: accounts, logged by the admin users functions (decision 025).

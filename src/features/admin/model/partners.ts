@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
-/** The two views of /admin/partners (`?tab=`). */
-export type PartnersTab = 'applications' | 'partners';
+/** The views of /admin/partners (`?tab=`), applications by default. */
+export const PARTNERS_TABS = ['applications', 'partners', 'registrations', 'assets'] as const;
+export type PartnersTab = (typeof PARTNERS_TABS)[number];
 
 export function parsePartnersTab(params: URLSearchParams): PartnersTab {
-  return params.get('tab') === 'partners' ? 'partners' : 'applications';
+  const value = params.get('tab');
+  return PARTNERS_TABS.find((tab) => tab === value) ?? 'applications';
 }
 
 export const APPLICATION_STATUSES = ['pending', 'unconfirmed', 'approved', 'rejected'] as const;
