@@ -295,6 +295,19 @@ describe('deal registration', () => {
       source: 'partner_registration',
       email: sent.contact_email,
     });
+    const { rows: mails } = await server.db.query<{ recipient: string; body_text: string }>(
+      `select recipient, body_text from public.outbox_messages
+       where template = 'deal_registration_accepted' and metadata ->> 'deal_registration_id' = $1`,
+      [id],
+    );
+    expect(mails).toEqual([
+      {
+        recipient: alpha.email,
+        body_text: expect.stringContaining(
+          `${sent.company} is now in our pipeline as your referral.`,
+        ),
+      },
+    ]);
     const twice = await admin.client.rpc('accept_deal_registration', { p_registration_id: id });
     expect(twice.status).toBe(409);
     expect(twice.error!.message).toBe('This registration was already accepted.');
@@ -516,14 +529,12 @@ describe('leads written directly', () => {
     const service = clientFor(server, { key: server.serviceRoleKey });
     const byService = await service.from('leads').insert({ ...lead, company: `Index ${suffix()}` });
     expect(byService.error).toBeNull();
-    const byAdmin = await admin.client
-      .from('leads')
-      .insert({
-        ...lead,
-        email: uniqueEmail('index'),
-        company: `Index ${suffix()}`,
-        source: 'admin',
-      });
+    const byAdmin = await admin.client.from('leads').insert({
+      ...lead,
+      email: uniqueEmail('index'),
+      company: `Index ${suffix()}`,
+      source: 'admin',
+    });
     expect(byAdmin.error).toBeNull();
   });
 });

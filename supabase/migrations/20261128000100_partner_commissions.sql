@@ -379,6 +379,37 @@ as $$
   where p.id = partner and u.deleted_at is null
 $$;
 
+-- Emails a partner through the outbox (nothing when their account is gone),
+-- with a link to a page of their portal (`portal_path`, from the site's root).
+create or replace function private.email_partner(
+  partner uuid,
+  subject text,
+  template text,
+  heading text,
+  paragraphs text[],
+  action_label text,
+  portal_path text,
+  metadata jsonb
+) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  recipient text := private.partner_email(partner);
+begin
+  if recipient is not null then
+    perform private.queue_email(
+      recipient, subject, template, heading, paragraphs, action_label,
+      private.site_url() || portal_path,
+      'You are receiving this email as a Cervana partner.',
+      '[]'::jsonb,
+      metadata
+    );
+  end if;
+end
+$$;
+
 create or replace function public.approve_commission(
   p_commission_id uuid,
   p_expected_version integer default null
@@ -389,7 +420,6 @@ set search_path = ''
 as $$
 declare
   commission public.commissions;
-  recipient text;
 begin
   perform private.require_admin('Only Cervana admins can approve commissions.');
   commission := private.commission_to_decide(p_commission_id, p_expected_version);
@@ -402,26 +432,21 @@ begin
   where c.id = commission.id
   returning c.* into commission;
 
-  recipient := private.partner_email(commission.partner_id);
-  if recipient is not null then
-    perform private.queue_email(
-      recipient,
-      format('Commission approved: %s', private.format_money(commission.amount_cents, commission.currency)),
-      'partner_commission_approved',
-      'Your commission is approved',
-      array[
-        format('Your commission of %s on the %s deal is approved. It will be paid with your next payout.',
-          private.format_money(commission.amount_cents, commission.currency), commission.company),
-        format('That is %s%% of a first-year value of %s.', to_char(commission.rate * 100, 'FM990.0'),
-          private.format_money(commission.deal_value_cents, commission.currency))
-      ],
-      'Open your partner portal',
-      private.site_url() || '/partner-portal/commissions',
-      'You are receiving this email as a Cervana partner.',
-      '[]'::jsonb,
-      jsonb_build_object('commission_id', commission.id, 'partner_id', commission.partner_id)
-    );
-  end if;
+  perform private.email_partner(
+    commission.partner_id,
+    format('Commission approved: %s', private.format_money(commission.amount_cents, commission.currency)),
+    'partner_commission_approved',
+    'Your commission is approved',
+    array[
+      format('Your commission of %s on the %s deal is approved. It will be paid with your next payout.',
+        private.format_money(commission.amount_cents, commission.currency), commission.company),
+      format('That is %s%% of a first-year value of %s.', to_char(commission.rate * 100, 'FM990.0'),
+        private.format_money(commission.deal_value_cents, commission.currency))
+    ],
+    'Open your partner portal',
+    '/partner-portal/commissions',
+    jsonb_build_object('commission_id', commission.id, 'partner_id', commission.partner_id)
+  );
   return commission;
 end
 $$;
@@ -441,7 +466,6 @@ as $$
 declare
   commission public.commissions;
   reason text;
-  recipient text;
 begin
   perform private.require_admin('Only Cervana admins can decline commissions.');
   commission := private.commission_to_decide(p_commission_id, p_expected_version);
@@ -462,26 +486,21 @@ begin
   where c.id = commission.id
   returning c.* into commission;
 
-  recipient := private.partner_email(commission.partner_id);
-  if recipient is not null then
-    perform private.queue_email(
-      recipient,
-      format('Commission declined: %s', commission.company),
-      'partner_commission_declined',
-      'A commission was declined',
-      array[
-        format('Your commission of %s on the %s deal was declined.',
-          private.format_money(commission.amount_cents, commission.currency), commission.company),
-        'The reason: ' || reason,
-        'If you think this is a mistake, reply to this email or talk to your partner manager.'
-      ],
-      'Open your partner portal',
-      private.site_url() || '/partner-portal/commissions',
-      'You are receiving this email as a Cervana partner.',
-      '[]'::jsonb,
-      jsonb_build_object('commission_id', commission.id, 'partner_id', commission.partner_id)
-    );
-  end if;
+  perform private.email_partner(
+    commission.partner_id,
+    format('Commission declined: %s', commission.company),
+    'partner_commission_declined',
+    'A commission was declined',
+    array[
+      format('Your commission of %s on the %s deal was declined.',
+        private.format_money(commission.amount_cents, commission.currency), commission.company),
+      'The reason: ' || reason,
+      'If you think this is a mistake, reply to this email or talk to your partner manager.'
+    ],
+    'Open your partner portal',
+    '/partner-portal/commissions',
+    jsonb_build_object('commission_id', commission.id, 'partner_id', commission.partner_id)
+  );
   return commission;
 end
 $$;
@@ -599,7 +618,6 @@ as $$
 declare
   payout public.payouts;
   clean_reference text;
-  recipient text;
 begin
   perform private.require_admin('Only Cervana admins can pay partners.');
   payout := private.payout_to_change(p_payout_id, p_expected_version);
@@ -621,27 +639,22 @@ begin
   update public.commissions c set status = 'paid', paid_at = now()
   where c.payout_id = payout.id;
 
-  recipient := private.partner_email(payout.partner_id);
-  if recipient is not null then
-    perform private.queue_email(
-      recipient,
-      format('Payout sent: %s', private.format_money(payout.amount_cents, payout.currency)),
-      'partner_payout_paid',
-      'Your payout is on its way',
-      array[
-        format('We paid you %s for %s commission%s on %s.',
-          private.format_money(payout.amount_cents, payout.currency), payout.commission_count,
-          case when payout.commission_count = 1 then '' else 's' end, to_char(payout.paid_on, 'FMMonth FMDD, YYYY')),
-        'Payment reference: ' || payout.reference || '.',
-        'Your statement for the month lists each commission; download it from the portal.'
-      ],
-      'Open your payouts',
-      private.site_url() || '/partner-portal/commissions',
-      'You are receiving this email as a Cervana partner.',
-      '[]'::jsonb,
-      jsonb_build_object('payout_id', payout.id, 'partner_id', payout.partner_id)
-    );
-  end if;
+  perform private.email_partner(
+    payout.partner_id,
+    format('Payout sent: %s', private.format_money(payout.amount_cents, payout.currency)),
+    'partner_payout_paid',
+    'Your payout is on its way',
+    array[
+      format('We paid you %s for %s commission%s on %s.',
+        private.format_money(payout.amount_cents, payout.currency), payout.commission_count,
+        case when payout.commission_count = 1 then '' else 's' end, to_char(payout.paid_on, 'FMMonth FMDD, YYYY')),
+      'Payment reference: ' || payout.reference || '.',
+      'Your statement for the month lists each commission; download it from the portal.'
+    ],
+    'Open your payouts',
+    '/partner-portal/commissions',
+    jsonb_build_object('payout_id', payout.id, 'partner_id', payout.partner_id)
+  );
   return payout;
 end
 $$;
@@ -710,6 +723,7 @@ revoke execute on function
   private.format_money(bigint, text),
   private.commission_to_decide(uuid, integer),
   private.partner_email(uuid),
+  private.email_partner(uuid, text, text, text, text[], text, text, jsonb),
   private.payout_to_change(uuid, integer)
 from public, anon, authenticated;
 

@@ -297,7 +297,6 @@ declare
   registration public.deal_registrations;
   lead public.leads;
   conflict text;
-  recipient text;
 begin
   perform private.require_admin('Only Cervana admins can accept deal registrations.');
   registration := private.registration_to_decide(p_registration_id);
@@ -324,25 +323,20 @@ begin
   where r.id = registration.id
   returning r.* into registration;
 
-  recipient := private.partner_email(registration.partner_id);
-  if recipient is not null then
-    perform private.queue_email(
-      recipient,
-      format('Deal registration accepted: %s', registration.company),
-      'deal_registration_accepted',
-      'Your deal registration is accepted',
-      array[
-        format('%s is now in our pipeline as your referral. When it is won, your commission is created.',
-          registration.company),
-        'Follow its status in your partner portal.'
-      ],
-      'Open your referrals',
-      private.site_url() || '/partner-portal/referrals',
-      'You are receiving this email as a Cervana partner.',
-      '[]'::jsonb,
-      jsonb_build_object('deal_registration_id', registration.id, 'partner_id', registration.partner_id)
-    );
-  end if;
+  perform private.email_partner(
+    registration.partner_id,
+    format('Deal registration accepted: %s', registration.company),
+    'deal_registration_accepted',
+    'Your deal registration is accepted',
+    array[
+      format('%s is now in our pipeline as your referral. When it is won, your commission is created.',
+        registration.company),
+      'Follow its status in your partner portal.'
+    ],
+    'Open your referrals',
+    '/partner-portal/referrals',
+    jsonb_build_object('deal_registration_id', registration.id, 'partner_id', registration.partner_id)
+  );
   return registration;
 end
 $$;
@@ -359,7 +353,6 @@ as $$
 declare
   registration public.deal_registrations;
   reason text;
-  recipient text;
 begin
   perform private.require_admin('Only Cervana admins can reject deal registrations.');
   registration := private.registration_to_decide(p_registration_id);
@@ -369,24 +362,19 @@ begin
   where r.id = registration.id
   returning r.* into registration;
 
-  recipient := private.partner_email(registration.partner_id);
-  if recipient is not null then
-    perform private.queue_email(
-      recipient,
-      format('Deal registration not accepted: %s', registration.company),
-      'deal_registration_rejected',
-      'Your deal registration was not accepted',
-      array[
-        format('We could not accept your registration of %s.', registration.company),
-        'The reason: ' || reason
-      ],
-      'Open your registrations',
-      private.site_url() || '/partner-portal/registrations',
-      'You are receiving this email as a Cervana partner.',
-      '[]'::jsonb,
-      jsonb_build_object('deal_registration_id', registration.id, 'partner_id', registration.partner_id)
-    );
-  end if;
+  perform private.email_partner(
+    registration.partner_id,
+    format('Deal registration not accepted: %s', registration.company),
+    'deal_registration_rejected',
+    'Your deal registration was not accepted',
+    array[
+      format('We could not accept your registration of %s.', registration.company),
+      'The reason: ' || reason
+    ],
+    'Open your registrations',
+    '/partner-portal/registrations',
+    jsonb_build_object('deal_registration_id', registration.id, 'partner_id', registration.partner_id)
+  );
   return registration;
 end
 $$;

@@ -6,12 +6,12 @@ import { Field, fieldProps } from '@/components/ui/field';
 import { Textarea } from '@/components/ui/textarea';
 import { isRpcError, rpcErrorMessage } from '@/lib/forms/rpc-error';
 
-const REASON_LIMIT = 500;
-
 /**
- * Asks for the reason of a refusal the partner is emailed as written (a
- * declined commission, a rejected deal registration). The database's
- * sentence goes under the field it names, or above the buttons (a 409).
+ * Asks for the reason of a refusal its recipient is emailed as written (a
+ * rejected partner application, a declined commission, a rejected deal
+ * registration): required, and at most `limit` characters (the database's
+ * limit). The database's sentence goes under the field it names, or above the
+ * buttons (a 409).
  */
 export function ReasonDialog({
   id,
@@ -22,6 +22,8 @@ export function ReasonDialog({
   label,
   submitLabel,
   busyLabel,
+  recipient = 'partner',
+  limit = 500,
   onSubmit,
 }: {
   id: string;
@@ -32,6 +34,9 @@ export function ReasonDialog({
   label: string;
   submitLabel: string;
   busyLabel: string;
+  /** Who is emailed the reason, for the sentence asking for it. */
+  recipient?: 'partner' | 'applicant';
+  limit?: number;
   /** Resolves when done; a rejection (the error) keeps the dialog open with its sentence. */
   onSubmit: (reason: string) => Promise<void>;
 }) {
@@ -46,11 +51,13 @@ export function ReasonDialog({
     setFormError(null);
     const trimmed = reason.trim();
     if (!trimmed) {
-      setReasonError('Please write the reason: the partner is emailed it as you write it.');
+      setReasonError(`Please write the reason for the ${recipient}: it is emailed to them.`);
       return;
     }
-    if (trimmed.length > REASON_LIMIT) {
-      setReasonError(`Please keep the reason under ${REASON_LIMIT + 1} characters.`);
+    if (trimmed.length > limit) {
+      setReasonError(
+        `Please keep the reason under ${(limit + 1).toLocaleString('en-US')} characters.`,
+      );
       return;
     }
     setReasonError(null);
@@ -109,7 +116,7 @@ export function ReasonDialog({
                   setReason(event.target.value);
                   if (reasonError && event.target.value.trim()) setReasonError(null);
                 }}
-                maxLength={REASON_LIMIT + 100}
+                maxLength={limit + 100}
                 rows={4}
               />
             </Field>
