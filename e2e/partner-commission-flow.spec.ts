@@ -113,6 +113,8 @@ for (const size of sizes) {
     await signIn(admin, adminUser, '/auth?next=%2Fadmin%2Fbookings');
     await expect(admin).toHaveURL('/admin/bookings');
     await admin.getByLabel('Search').fill(prospect);
+    // The search applies after a pause in typing; open the result once it has.
+    await expect(admin).toHaveURL(/[?&]q=/);
     await admin.getByRole('link', { name: prospect }).click();
     await expect(admin.getByRole('heading', { level: 1, name: prospect })).toBeVisible();
     await expect(admin.getByText(`${partnerCompany} (`)).toBeVisible();
