@@ -238,6 +238,14 @@ describe('platform endpoints', () => {
     });
   });
 
+  it('GET /health/ready says the server is ready (a server route, not a page of the site)', async () => {
+    const response = await get('/health/ready');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ status: 'ready' });
+  });
+
   it('publishes only public keys, cached for ten minutes', async () => {
     const response = await get('/auth/v1/.well-known/jwks.json');
     expect(response.headers.get('cache-control')).toBe('public, max-age=600');

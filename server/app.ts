@@ -28,6 +28,11 @@ export interface AppDependencies {
   functions?: Hono;
   /** Server start time, for /health. */
   startedAt?: number;
+  /**
+   * Where the process is in its life, for /health and /health/ready: ready once it listens
+   * (migrations and keys are loaded before), draining from the stop signal on.
+   */
+  lifecycle?: { isListening(): boolean; isDraining(): boolean };
 }
 
 /** How long /health waits for the database before answering 503. */
@@ -44,7 +49,7 @@ export function createApp(dependencies: AppDependencies): Hono {
     const started = performance.now();
     await next();
     const path = c.req.path;
-    const isQuiet = path === '/health' || path.startsWith('/assets/');
+    const isQuiet = path === '/health' || path === '/health/ready' || path.startsWith('/assets/');
     logger[isQuiet ? 'debug' : 'info'](
       {
         method: c.req.method,
@@ -67,7 +72,23 @@ export function createApp(dependencies: AppDependencies): Hono {
     }),
   );
 
+  const lifecycle = dependencies.lifecycle ?? { isListening: () => true, isDraining: () => false };
+  const noStore = { 'Cache-Control': 'no-store' };
+
+  // Readiness, for a load balancer or an orchestrator: send traffic here or not. 503 until the
+  // server listens and from the stop signal on; no database ping (that is /health's).
+  app.get('/health/ready', (c) => {
+    if (lifecycle.isDraining()) return c.json({ status: 'draining' }, 503, noStore);
+    if (!lifecycle.isListening()) return c.json({ status: 'starting' }, 503, noStore);
+    return c.json({ status: 'ready' }, 200, noStore);
+  });
+
+  // Liveness: the process answers and its database too. Draining, it says so at once, so a
+  // health-checking load balancer moves on before the process goes.
   app.get('/health', async (c) => {
+    if (lifecycle.isDraining()) {
+      return c.json({ status: 'draining', database: { kind: db.kind } }, 503, noStore);
+    }
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {

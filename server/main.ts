@@ -13,11 +13,13 @@ import { loadKeys } from './keys/load-keys';
 import { createLogger, type Logger } from './logger';
 import { describeInstance, removeInstanceFile, writeInstanceFile } from './running-instance';
 import { startServer } from './server';
+import { REPEAT_WINDOW_MS, onStopSignals } from './stop-signals';
 
 /**
  * The process entry: reads the environment once, opens the database chosen by
- * it, applies migrations, loads keys, listens, and shuts down cleanly on
- * SIGTERM/SIGINT (exit 0).
+ * it, applies migrations, loads keys, listens, and on SIGTERM/SIGINT drains
+ * (decision 029): exit 0 once the last request is answered, 1 when the
+ * shutdown timeout or a second, deliberate signal cut it short.
  */
 
 function findRootDir(): string {
@@ -66,7 +68,6 @@ async function run(): Promise<void> {
     throw loaded.reason;
   }
   const keys = loaded.value;
-  let isShuttingDown = false;
   try {
     const migrationLog = {
       info: (m: string) => logger.info(m),
@@ -114,25 +115,36 @@ async function run(): Promise<void> {
     }
 
     const shutdown = async (signal: NodeJS.Signals) => {
-      if (isShuttingDown) {
-        logger.warn(`${signal} again: exiting now`);
-        process.exit(1);
-      }
-      isShuttingDown = true;
+      const stopping = performance.now();
       logger.info(`${signal}: finishing in-flight requests and shutting down`);
       // Whatever happens below, the process ends in time (the database has its own thread).
       setTimeout(() => {
         logger.error('shutdown took too long: exiting now');
         process.exit(1);
       }, config.shutdownTimeoutMs + 2000).unref();
-      await server.close();
+      const { complete } = await server.close();
       await db.close();
       await removeInstanceFile(config.dataDir);
-      logger.info('stopped');
+      const ms = Math.round(performance.now() - stopping);
+      if (!complete) {
+        logger.error(
+          { ms },
+          `stopped: requests still open after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) were cut short`,
+        );
+        process.exit(1);
+      }
+      logger.info({ ms }, 'stopped');
       process.exit(0);
     };
-    process.on('SIGTERM', (signal) => void shutdown(signal));
-    process.on('SIGINT', (signal) => void shutdown(signal));
+    onStopSignals({
+      stop: (signal) => void shutdown(signal),
+      repeated: (signal) =>
+        logger.info(`${signal} again within ${REPEAT_WINDOW_MS} ms: the same stop, counted once`),
+      force: (signal) => {
+        logger.warn(`${signal} again: exiting now`);
+        process.exit(1);
+      },
+    });
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

@@ -9,6 +9,7 @@ import { ensureSampleRecordings } from './calls/sample-recordings';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { createFunctions } from './functions/service';
+import { trackConnections } from './http/drain';
 import { createStaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
@@ -34,8 +35,12 @@ export interface RunningServer {
   wakeMailSender(): void;
   /** Reloads /rest/v1's schema cache (after DDL, as NOTIFY pgrst does). */
   reloadSchema(): Promise<void>;
-  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes sockets. */
-  close(): Promise<void>;
+  /**
+   * Drains (decision 029): stops accepting, answers every request already sent, closes
+   * websockets (1001) and idle connections, all within the shutdown timeout. `complete` is
+   * false when the timeout cut connections short.
+   */
+  close(): Promise<{ complete: boolean }>;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -93,8 +98,14 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     logger,
     trustProxy: config.trustProxy,
   });
+  let isListening = false;
   const app = createApp({
     ...dependencies,
+    lifecycle: {
+      isListening: () => isListening,
+      // `drain` is made with the server below, before any request can arrive.
+      isDraining: () => drain.isDraining(),
+    },
     site,
     rest,
     storage: storage.routes,
@@ -114,6 +125,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
       requestTimeout: 0,
     },
   }) as Server;
+  const drain = trackConnections(server);
   // No bytes either way for this long, mid-request or between keep-alive requests: closed.
   server.timeout = idleTimeoutMs;
   server.keepAliveTimeout = idleTimeoutMs;
@@ -140,6 +152,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     }
   }
   realtime.attach(server);
+  isListening = true;
   const address = server.address() as AddressInfo;
   const host =
     address.family === 'IPv6'
@@ -185,7 +198,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     maintenance: () => pruneRateLimits(db),
   });
 
-  let closing: Promise<void> | undefined;
+  let closing: Promise<{ complete: boolean }> | undefined;
   return {
     url,
     port: address.port,
@@ -194,31 +207,38 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     close() {
       if (closing) return closing;
       const stopping = Date.now();
+      // From here /health and /health/ready answer 503 and every response says Connection: close.
+      const connectionsClosed = drain.drain();
+      isStopping = true;
       // Websockets first: a clean close (1001) sends their clients to reconnect, elsewhere if they can.
       const realtimeClosed = realtime.close().catch((error: unknown) => {
         logger.warn({ err: error }, 'realtime did not stop cleanly');
       });
-      // Functions in flight finish first, while the server still answers the API they may call
-      // (new calls get 503); then the listener closes, within what is left of the shutdown timeout.
-      isStopping = true;
-      const httpClosed = functions.drain(config.shutdownTimeoutMs).then(
-        () =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            // Keep-alive sockets become idle once their request ends: close them as they do.
-            const sweeper = setInterval(() => server.closeIdleConnections(), 25);
-            server.closeIdleConnections();
-            const remaining = Math.max(0, config.shutdownTimeoutMs - (Date.now() - stopping));
-            const deadline = setTimeout(() => {
-              logger.warn('shutdown timeout: closing the connections still open');
-              server.closeAllConnections();
-            }, remaining);
-            server.once('close', () => {
-              clearInterval(sweeper);
-              clearTimeout(deadline);
-            });
-          }),
-      );
+      // The listener closes at once, so a load balancer moves on; only functions in flight keep
+      // it open until they finish (new calls get 503), since they may call our API through it.
+      let deadline: NodeJS.Timeout | undefined;
+      const httpClosed = functions
+        .drain(config.shutdownTimeoutMs)
+        .then(() => drain.stopListening())
+        .then(() =>
+          Promise.race([
+            connectionsClosed.then(() => true),
+            new Promise<boolean>((resolve) => {
+              deadline = setTimeout(
+                () => {
+                  logger.warn(
+                    { connections: drain.count() },
+                    'shutdown timeout: closing the connections still open',
+                  );
+                  drain.closeAll();
+                  resolve(false);
+                },
+                Math.max(0, config.shutdownTimeoutMs - (Date.now() - stopping)),
+              );
+            }),
+          ]),
+        )
+        .finally(() => clearTimeout(deadline));
       // Messages queued by requests still in flight wait in the outbox for the next start.
       // A send that outlasts the shutdown timeout is abandoned: its lease runs out and it is sent again.
       let senderDeadline: NodeJS.Timeout | undefined;
@@ -232,12 +252,13 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         }),
       ]).finally(() => clearTimeout(senderDeadline));
       closing = Promise.all([
+        httpClosed,
         sampleRecordings,
         realtimeClosed,
         senderStopped,
         httpClosed.then(() => storage.close()),
         rest.stop(),
-      ]).then(() => undefined);
+      ]).then(([complete]) => ({ complete }));
       return closing;
     },
   };
