@@ -74,8 +74,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     schemas: config.restSchemas,
     trustProxy: config.trustProxy,
   });
-  // Loads in the background; the first data request waits for it if needed.
-  void rest.reloadSchema().catch(() => undefined);
+  await rest.start();
   const storage = await createStorageRoutes({
     db: dependencies.db,
     ring: dependencies.keys.ring,

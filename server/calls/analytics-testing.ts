@@ -199,7 +199,7 @@ export function recordingDatabase(db: Database): {
       for (const statement of list) remember({ sql: statement.sql, params: [...statement.params] });
       return db.pipeline(list);
     },
-    listen: (channel, onNotify) => db.listen(channel, onNotify),
+    listen: (channel, onNotify, options) => db.listen(channel, onNotify, options),
     close: () => db.close(),
   };
   return { db: wrapped, statements };

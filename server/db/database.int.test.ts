@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneTestDatabase, type TestDatabase } from '../testing/harness';
+import { cloneTestDatabase, testDatabaseKind, type TestDatabase } from '../testing/harness';
 import { DatabaseError } from './database';
 
 let testDatabase: TestDatabase;
@@ -109,6 +109,26 @@ describe('the database port', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received).toEqual(['first']);
   });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'listens again when its connection is cut, and says so to catch up',
+    async () => {
+      const { db } = testDatabase;
+      const received: string[] = [];
+      let reconnects = 0;
+      const unlisten = await db.listen('port_cut', (payload) => received.push(payload), {
+        onReconnect: () => (reconnects += 1),
+      });
+      await db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where application_name = 'cervana-listen' and datname = current_database()`,
+      );
+      await expect.poll(() => reconnects, { timeout: 10_000 }).toBe(1);
+      await db.query(`select pg_notify('port_cut', 'after')`);
+      await expect.poll(() => received, { timeout: 5000 }).toEqual(['after']);
+      await unlisten();
+    },
+  );
 
   it('lets timers run while a long chain of queries goes on', async () => {
     const { db } = testDatabase;

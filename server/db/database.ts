@@ -27,6 +27,11 @@ export interface PipelinedStatement {
 
 export type Unlisten = () => Promise<void>;
 
+export interface ListenOptions {
+  /** Called after listening again on a new connection: notices may have been missed. */
+  onReconnect?: () => void;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
@@ -46,7 +51,17 @@ export interface Database extends Queryable {
   pipeline(
     statements: readonly PipelinedStatement[],
   ): Promise<QueryResult<Record<string, unknown>>[]>;
-  listen(channel: string, onNotify: (payload: string) => void): Promise<Unlisten>;
+  /**
+   * LISTENs to `channel` until the returned function is called. When the
+   * listening connection is lost it is reopened and listens again; since
+   * notices sent in between are lost, `onReconnect` is called then, so the
+   * caller can catch up (reload, rescan) instead of trusting what it knew.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: ListenOptions,
+  ): Promise<Unlisten>;
   close(): Promise<void>;
 }
 

@@ -82,11 +82,18 @@ describe('migrate', () => {
     );
     await write('20260102000000_add_name.sql', 'alter table public.things add column name text;');
     const source = { scope: 'test', directory: folder };
+    // Servers already running hear that the schema changed, once per start that changed it.
+    const notices: string[] = [];
+    const unlisten = await testDatabase.db.listen('pgrst', (payload) => notices.push(payload));
     const first = await migrate(testDatabase.db, [source], log);
     expect(first.isFreshDatabase).toBe(false);
     expect(first.applied.map((m) => m.name)).toEqual(['create_things', 'add_name']);
+    await expect.poll(() => notices, { timeout: 5000 }).toEqual(['reload schema']);
     const second = await migrate(testDatabase.db, [source], log);
     expect(second.applied).toEqual([]);
+    await testDatabase.db.query(`select pg_notify('pgrst', 'marker')`);
+    await expect.poll(() => notices, { timeout: 5000 }).toEqual(['reload schema', 'marker']);
+    await unlisten();
     const recorded = await testDatabase.db.query<{ version: string }>(
       `select version from cervana.schema_migrations where scope = 'test' order by version`,
     );

@@ -159,5 +159,8 @@ export async function migrate(
     }
     await yieldToEventLoop();
   }
+  // Servers already running on this database reload their data API's schema
+  // cache, as PostgREST does on this notice.
+  if (done.length > 0) await db.query(`notify pgrst, 'reload schema'`);
   return { applied: done, isFreshDatabase };
 }

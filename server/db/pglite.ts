@@ -9,6 +9,7 @@ import {
   DatabaseError,
   toDatabaseError,
   type Database,
+  type ListenOptions,
   type PipelinedStatement,
   type QueryResult,
   type Transaction,
@@ -167,7 +168,11 @@ class WorkerDatabase {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<
     string,
-    { callbacks: Set<(payload: string) => void>; listening: Promise<unknown> }
+    {
+      callbacks: Set<(payload: string) => void>;
+      reconnects: Set<() => void>;
+      listening: Promise<unknown>;
+    }
   >();
   /** When the thread last said anything: a pong, a reply or a notification. */
   private lastHeard = Date.now();
@@ -327,6 +332,10 @@ class WorkerDatabase {
     await Promise.all(
       [...this.listeners.keys()].map((channel) => this.call({ op: 'listen', channel })),
     );
+    // A notice of a transaction that committed as the old thread failed may be lost.
+    for (const entry of this.listeners.values()) {
+      for (const onReconnect of entry.reconnects) onReconnect();
+    }
   }
 
   /** Posts one call to the current thread; it fails at once while the thread is being replaced. */
@@ -387,11 +396,15 @@ class WorkerDatabase {
     return result;
   }
 
-  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: ListenOptions,
+  ): Promise<() => Promise<void>> {
     let entry = this.listeners.get(channel);
     if (!entry) {
       const listening = this.call({ op: 'listen', channel });
-      entry = { callbacks: new Set(), listening };
+      entry = { callbacks: new Set(), reconnects: new Set(), listening };
       this.listeners.set(channel, entry);
     }
     const current = entry;
@@ -403,8 +416,11 @@ class WorkerDatabase {
       throw error;
     }
     current.callbacks.add(onNotify);
+    const onReconnect = options?.onReconnect;
+    if (onReconnect) current.reconnects.add(onReconnect);
     return async () => {
       current.callbacks.delete(onNotify);
+      if (onReconnect) current.reconnects.delete(onReconnect);
       if (current.callbacks.size === 0 && this.listeners.get(channel) === current) {
         this.listeners.delete(channel);
         await this.call({ op: 'unlisten', channel }).catch(() => undefined);

@@ -12,6 +12,10 @@ import {
 import { PgPipeline, PgStatementCloser, type TypeParserLookup } from './pg-pipeline';
 import { StatementCache } from './statement-cache';
 
+/** The first and the longest wait before listening again on a new connection. */
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 5000;
+
 const keepText = (text: string): string => text;
 
 /** Per-pool type parsers, so the results match the PGlite implementation. */
@@ -84,7 +88,11 @@ export async function openPostgres(
   // One connection for every LISTEN, opened by the first caller: concurrent first
   // calls share its promise instead of each opening one (and leaking all but the last).
   let listener: Promise<pg.Client> | undefined;
+  let isClosed = false;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let reconnectDelayMs = RECONNECT_MIN_MS;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const reconnectHandlers = new Map<string, Set<() => void>>();
   // A channel's LISTEN, until it has run: a second listener of the channel waits
   // for it too, so no caller returns before its notifications can arrive.
   const listening = new Map<string, Promise<unknown>>();
@@ -97,7 +105,21 @@ export async function openPostgres(
         application_name: 'cervana-listen',
         options: '-c TimeZone=UTC',
       });
-      client.on('error', (error) => options.onError?.(error));
+      let isLost = false;
+      const lost = (error?: Error) => {
+        if (error) options.onError?.(error);
+        if (isLost) return;
+        isLost = true;
+        // A connection that ended (a restarted or failed-over database, a proxy's idle
+        // cut, a terminated backend) is not kept: listen again on a new one.
+        if (listener === opening) {
+          listener = undefined;
+          listening.clear();
+          scheduleReconnect();
+        }
+      };
+      client.on('error', lost);
+      client.on('end', () => lost());
       client.on('notification', (message) => {
         for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
       });
@@ -110,6 +132,44 @@ export async function openPostgres(
     });
     listener = opening;
     return opening;
+  }
+
+  function startListening(client: pg.Client, channel: string): Promise<unknown> {
+    const started = client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    listening.set(channel, started);
+    return started;
+  }
+
+  function scheduleReconnect(): void {
+    if (isClosed || reconnectTimer || handlers.size === 0) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      void reconnect();
+    }, reconnectDelayMs);
+    reconnectTimer.unref();
+    reconnectDelayMs = Math.min(reconnectDelayMs * 2, RECONNECT_MAX_MS);
+  }
+
+  async function reconnect(): Promise<void> {
+    if (isClosed || handlers.size === 0) return;
+    try {
+      const client = await getListener();
+      const channels = [...handlers.keys()];
+      // One after another: a pg client runs one query at a time.
+      for (const channel of channels) await startListening(client, channel);
+      reconnectDelayMs = RECONNECT_MIN_MS;
+      for (const channel of channels) {
+        for (const onReconnect of reconnectHandlers.get(channel) ?? []) onReconnect();
+      }
+    } catch (error) {
+      options.onError?.(error as Error);
+      // The connection may be fine and one LISTEN not: start over on a new one.
+      const failed = listener;
+      listener = undefined;
+      listening.clear();
+      await failed?.then((client) => client.end()).catch(() => undefined);
+      scheduleReconnect();
+    }
   }
 
   const queryable = wrap(pool);
@@ -174,14 +234,13 @@ export async function openPostgres(
         client.release(broken);
       }
     },
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, listenOptions) {
       const client = await getListener();
       let channelHandlers = handlers.get(channel);
       if (!channelHandlers) {
         channelHandlers = new Set();
         handlers.set(channel, channelHandlers);
-        const started = client.query(`listen ${pg.escapeIdentifier(channel)}`);
-        listening.set(channel, started);
+        const started = startListening(client, channel);
         // A LISTEN that failed leaves nothing behind: the next listen() of the channel runs it again.
         started.catch(() => {
           if (handlers.get(channel) === channelHandlers) {
@@ -191,17 +250,31 @@ export async function openPostgres(
         });
       }
       channelHandlers.add(onNotify);
+      const onReconnect = listenOptions?.onReconnect;
+      if (onReconnect) {
+        let channelReconnects = reconnectHandlers.get(channel);
+        if (!channelReconnects) {
+          channelReconnects = new Set();
+          reconnectHandlers.set(channel, channelReconnects);
+        }
+        channelReconnects.add(onReconnect);
+      }
       await listening.get(channel);
       return async () => {
         channelHandlers.delete(onNotify);
+        if (onReconnect) reconnectHandlers.get(channel)?.delete(onReconnect);
         if (channelHandlers.size === 0 && handlers.get(channel) === channelHandlers) {
           handlers.delete(channel);
+          reconnectHandlers.delete(channel);
           listening.delete(channel);
-          await client.query(`unlisten ${pg.escapeIdentifier(channel)}`);
+          const current = await listener?.catch(() => undefined);
+          await current?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
         }
       };
     },
     async close() {
+      isClosed = true;
+      clearTimeout(reconnectTimer);
       const opened = listener;
       listener = undefined;
       await opened?.then((client) => client.end()).catch(() => undefined);

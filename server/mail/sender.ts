@@ -301,7 +301,7 @@ export function startMailSender(options: MailSenderOptions): MailSender {
   }
 
   const listening = db
-    .listen('outbox', () => wake())
+    .listen('outbox', () => wake(), { onReconnect: () => wake() })
     .catch((error: unknown) => {
       logger.warn({ err: error }, 'mail sender: cannot listen for new messages, polling only');
       return undefined;

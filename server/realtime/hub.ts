@@ -206,8 +206,11 @@ export class Hub {
       logger,
       onMessage: (message) => this.fromBus(message),
     });
-    this.unlistenSessions = await db.listen('realtime_session_ended', (sessionId) =>
-      this.sessionEnded(sessionId),
+    this.unlistenSessions = await db.listen(
+      'realtime_session_ended',
+      (sessionId) => this.sessionEnded(sessionId),
+      // Sessions that ended while the notices could not arrive are found by asking.
+      { onReconnect: () => void this.recheckSessions() },
     );
     this.heartbeatTimer = setInterval(() => {
       this.presence
@@ -498,6 +501,22 @@ export class Hub {
     const set = this.sessions.get(sessionId);
     set?.delete(channel);
     if (set?.size === 0) this.sessions.delete(sessionId);
+  }
+
+  private async recheckSessions(): Promise<void> {
+    const ids = [...this.sessions.keys()];
+    if (ids.length === 0) return;
+    try {
+      const { rows } = await this.options.db.query<{ id: string }>(
+        `select id::text from auth.sessions
+         where id = any($1::uuid[]) and (not_after is null or not_after > now())`,
+        [ids],
+      );
+      const alive = new Set(rows.map((row) => row.id));
+      for (const id of ids) if (!alive.has(id)) this.sessionEnded(id);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'realtime: cannot recheck sessions');
+    }
   }
 
   private sessionEnded(sessionId: string): void {

@@ -1121,7 +1121,9 @@ export async function startPostgresChanges(
 
   // --- timers and stopping --------------------------------------------------
 
-  const unlisten = await db.listen(NOTIFY_CHANNEL, () => schedule());
+  const unlisten = await db.listen(NOTIFY_CHANNEL, () => schedule(), {
+    onReconnect: () => schedule(),
+  });
   const pollTimer = setInterval(schedule, pollIntervalMs);
   pollTimer.unref();
   const pruneTimer =

@@ -21,6 +21,8 @@ import type { TrustProxy } from '../http/client-ip';
 export interface RestService {
   routes: Hono;
   /** Reloads the schema cache now (after migrations; also on NOTIFY pgrst). */
+  /** Listens for `NOTIFY pgrst`, then loads the schema cache in the background. */
+  start(): Promise<void>;
   reloadSchema(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export function createRestService(options: RestOptions): RestService {
   const logger = options.logger.child({ component: 'rest' });
   let cache: Promise<SchemaCache> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  let isListening = false;
+  let listening: Promise<void> | undefined;
 
   const load = () => {
     const loading = loadSchemaCache(options.db, options.schemas);
@@ -49,18 +51,36 @@ export function createRestService(options: RestOptions): RestService {
     return loading;
   };
 
-  const listen = () => {
-    if (isListening) return;
-    isListening = true;
-    options.db
-      .listen('pgrst', (payload) => {
-        if (payload === '' || payload === 'reload schema') {
-          logger.info('schema cache reload requested');
-          cache = load();
-        }
-      })
-      .then((stop) => (unlisten = stop))
-      .catch((error: unknown) => logger.warn({ err: error }, 'cannot listen for schema reloads'));
+  // LISTEN before the first load, so a `NOTIFY pgrst` sent once the server is up
+  // (or while the cache loads) is never lost: it reloads whatever was loaded.
+  const listen = (): Promise<void> => {
+    listening ??= options.db
+      .listen(
+        'pgrst',
+        (payload) => {
+          if (payload === '' || payload === 'reload schema') {
+            logger.info('schema cache reload requested');
+            cache = load();
+          }
+        },
+        {
+          onReconnect: () => {
+            logger.info('listening for schema reloads again: reloading the schema cache');
+            cache = load();
+          },
+        },
+      )
+      .then(
+        (stop) => {
+          unlisten = stop;
+        },
+        (error: unknown) => {
+          // Tried again by the next data request.
+          listening = undefined;
+          logger.warn({ err: error }, 'cannot listen for schema reloads');
+        },
+      );
+    return listening;
   };
 
   const deps: RestDependencies = {
@@ -70,7 +90,7 @@ export function createRestService(options: RestOptions): RestService {
     schemas: options.schemas,
     trustProxy: options.trustProxy,
     schemaCache: () => {
-      listen();
+      void listen();
       cache ??= load();
       return cache;
     },
@@ -143,6 +163,12 @@ export function createRestService(options: RestOptions): RestService {
 
   return {
     routes,
+    async start() {
+      await listen();
+      cache = load();
+      // Loads in the background; the first data request waits for it if needed.
+      cache.catch(() => undefined);
+    },
     async reloadSchema() {
       cache = load();
       await cache;
