@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../schema/test-world';
-import { startTestServer, type TestServer } from '../testing/harness';
+import { startTestServer, testDatabaseKind, type TestServer } from '../testing/harness';
 import {
   delay,
   Inbox,
@@ -159,4 +159,31 @@ describe('tokens on an open channel', () => {
     expect(again.status).toBe('CHANNEL_ERROR');
     expect(again.error?.message).toContain('The session of this token has ended');
   });
+
+  // PostgreSQL only: PGlite has no connection to lose.
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'closes a channel whose session ended while the server could not hear it',
+    async () => {
+      const user = await signedInRealtimeClient(server);
+      const channel = user.client.channel(uniqueTopic('missed'));
+      const notices = new Inbox<{ message: string }>();
+      channel.on('system', {}, notices.push);
+      await subscribed(channel);
+      const otherDevice = tracked(realtimeClient(server));
+      const signedIn = await otherDevice.auth.signInWithPassword({
+        email: user.email,
+        password: PASSWORD,
+      });
+      expect(signedIn.error).toBeNull();
+      // The server's listening connection is cut, and the session ends before it listens again.
+      await server.db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where application_name = 'cervana-listen' and datname = current_database()`,
+      );
+      const { error } = await otherDevice.auth.signOut({ scope: 'global' });
+      expect(error).toBeNull();
+      const [notice] = await notices.waitFor(1);
+      expect(notice!.message).toBe('Token has been revoked: its session has ended');
+    },
+  );
 });
