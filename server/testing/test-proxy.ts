@@ -18,6 +18,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * - A connection reset or closed before any byte of the response is retried
  *   on another backend only for GET, HEAD and OPTIONS (nginx's
  *   `proxy_next_upstream error` without `non_idempotent`); other methods get 502.
+ * - With `retryStatuses`, a GET/HEAD/OPTIONS answered with one of them goes to
+ *   the next backend (nginx's `proxy_next_upstream http_503`).
  * - A backend can be marked down (and up) by the test, and with `healthCheck`
  *   the proxy polls each backend's readiness and takes it out while it answers
  *   anything but 200 (HAProxy's `option httpchk`).
@@ -32,6 +34,8 @@ export interface TestProxyStats {
   refusedRetries: number;
   /** Idempotent requests retried after a reset before the response. */
   resetRetries: number;
+  /** Idempotent requests sent to another backend after a status in `retryStatuses`. */
+  statusRetries: number;
   /** Requests answered 502/503 by the proxy itself, or cut off mid-response. */
   failures: number;
   /** Why each failure happened. */
@@ -73,6 +77,11 @@ export async function startTestProxy(options: {
   backends: string[];
   /** Poll each backend's readiness (`GET path`); 200 puts it in rotation, anything else takes it out. */
   healthCheck?: { path: string; intervalMs: number };
+  /**
+   * Statuses on which a GET/HEAD/OPTIONS goes to the next backend, if one is left
+   * (nginx's `proxy_next_upstream http_503`).
+   */
+  retryStatuses?: number[];
   /** Most kept-alive connections per backend. */
   maxSockets?: number;
 }): Promise<TestProxy> {
@@ -94,9 +103,11 @@ export async function startTestProxy(options: {
     requests: 0,
     refusedRetries: 0,
     resetRetries: 0,
+    statusRetries: 0,
     failures: 0,
     failureReasons: [],
   };
+  const retryStatuses = new Set(options.retryStatuses ?? []);
   let next = 0;
   const isUp = (index: number) => !backends[index]!.markedDown && backends[index]!.healthy;
 
@@ -129,15 +140,16 @@ export async function startTestProxy(options: {
     const tried = new Set<number>();
     let clientGone = false;
 
-    const attempt = () => {
-      let index = -1;
+    const pick = () => {
       for (let step = 0; step < backends.length; step += 1) {
         const candidate = (next + step) % backends.length;
-        if (!tried.has(candidate) && isUp(candidate)) {
-          index = candidate;
-          break;
-        }
+        if (!tried.has(candidate) && isUp(candidate)) return candidate;
       }
+      return -1;
+    };
+
+    const attempt = () => {
+      const index = pick();
       if (index === -1) {
         fail(response, 502, `no backend left for ${method} ${request.url}`);
         return;
@@ -157,6 +169,16 @@ export async function startTestProxy(options: {
           headers,
         },
         (upstreamResponse) => {
+          if (
+            retryStatuses.has(upstreamResponse.statusCode ?? 0) &&
+            IDEMPOTENT.has(method) &&
+            pick() !== -1
+          ) {
+            stats.statusRetries += 1;
+            upstreamResponse.resume();
+            attempt();
+            return;
+          }
           responded = true;
           response.writeHead(
             upstreamResponse.statusCode ?? 502,
