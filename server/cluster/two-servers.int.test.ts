@@ -460,6 +460,8 @@ describe.runIf(isPostgres)('several servers on one PostgreSQL', () => {
       expect(twice).toEqual([]);
       expect(stored.size).toBe(acknowledged.length);
       expect(counts.writes).toBeGreaterThan(50);
+      // The drains met kept-alive connections: responses said `Connection: close` on them.
+      expect(proxy.stats.closingResponses).toBeGreaterThan(0);
     }, 90_000);
   });
 });

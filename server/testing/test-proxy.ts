@@ -36,6 +36,10 @@ export interface TestProxyStats {
   resetRetries: number;
   /** Idempotent requests sent to another backend after a status in `retryStatuses`. */
   statusRetries: number;
+  /** Requests sent on a kept-alive connection that an earlier request had used. */
+  reusedConnections: number;
+  /** Backend responses that said `Connection: close` (a draining server says so on each). */
+  closingResponses: number;
   /** Requests answered 502/503 by the proxy itself, or cut off mid-response. */
   failures: number;
   /** Why each failure happened. */
@@ -104,6 +108,8 @@ export async function startTestProxy(options: {
     refusedRetries: 0,
     resetRetries: 0,
     statusRetries: 0,
+    reusedConnections: 0,
+    closingResponses: 0,
     failures: 0,
     failureReasons: [],
   };
@@ -180,6 +186,9 @@ export async function startTestProxy(options: {
             return;
           }
           responded = true;
+          if (upstream.reusedSocket) stats.reusedConnections += 1;
+          if (upstreamResponse.headers.connection?.toLowerCase() === 'close')
+            stats.closingResponses += 1;
           response.writeHead(
             upstreamResponse.statusCode ?? 502,
             upstreamResponse.statusMessage,
