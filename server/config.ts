@@ -33,6 +33,7 @@ const platformEnvironmentSchema = z.object({
   API_URL: httpUrl.optional(),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SITE_DIR: optionalText,
+  SUPABASE_DIR: optionalText,
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -403,7 +404,9 @@ export function loadConfig(
     siteDir: values.SITE_DIR
       ? path.resolve(values.SITE_DIR)
       : path.join(context.rootDir, 'dist', 'client'),
-    supabaseDir: path.join(context.rootDir, 'supabase'),
+    supabaseDir: values.SUPABASE_DIR
+      ? path.resolve(values.SUPABASE_DIR)
+      : path.join(context.rootDir, 'supabase'),
   };
 }
 
