@@ -26,6 +26,12 @@ describe('loadConfig', () => {
     expect(config.apiUrl).toBe('https://cervana.ai');
   });
 
+  it('reads the site and SQL folders from SITE_DIR and SUPABASE_DIR, relative to the working folder', () => {
+    const config = loadConfig({ SITE_DIR: '/var/www/site', SUPABASE_DIR: 'sql' }, context);
+    expect(config.siteDir).toBe('/var/www/site');
+    expect(config.supabaseDir).toBe(path.resolve('sql'));
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ DATABASE_URL: '', JWT_SECRET: '', ANON_KEY: '' }, context);
     expect(config.databaseUrl).toBeUndefined();
