@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
@@ -21,13 +21,20 @@ const EMAIL = 'drain@example.com';
 const PASSWORD = 'a drain of no consequence';
 const SIGN_INS = 20;
 const KEPT_ALIVE = 5;
+const UPLOADS = 3;
+const UPLOAD_BYTES = 4 * 1024 * 1024;
+const UPLOAD_CHUNK = 256 * 1024;
 const NO_LIMIT = '100000';
+const BUCKET = 'drain-uploads';
 
 let folder: string;
 let siteDir: string;
 let dataDir: string;
 let startRoot: string;
 let anonKey = '';
+let serviceRoleKey = '';
+/** Objects uploaded by the bursts, checked byte for byte after the stops. */
+const uploaded: { name: string; bytes: Buffer }[] = [];
 const running = new Set<ChildProcess>();
 
 function newestModification(target: string): number {
@@ -173,6 +180,52 @@ const signIn = (server: Started, agent: Agent | false, onSent?: () => void) =>
     onSent,
   );
 
+/**
+ * An upload whose body trickles in (a 256 KB chunk every 40 ms, about 0.7 s for 4 MB), so the
+ * stop meets it mid-body. `onStarted` once its headers and first chunk are sent.
+ */
+function slowUpload(server: Started, name: string, onStarted: () => void): Promise<Answer> {
+  const bytes = Buffer.alloc(UPLOAD_BYTES);
+  for (let index = 0; index < bytes.length; index += 4)
+    bytes.writeUInt32LE(index ^ name.length, index);
+  uploaded.push({ name, bytes });
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${server.url}/storage/v1/object/${BUCKET}/${name}`, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        apikey: serviceRoleKey,
+        Authorization: `Bearer ${serviceRoleKey}`,
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': bytes.length,
+      },
+    });
+    outgoing.on('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+      );
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    let offset = 0;
+    const next = () => {
+      const chunk = bytes.subarray(offset, offset + UPLOAD_CHUNK);
+      offset += chunk.length;
+      if (offset >= bytes.length) {
+        outgoing.end(chunk);
+        return;
+      }
+      outgoing.write(chunk);
+      if (offset === chunk.length) onStarted();
+      setTimeout(next, 40);
+    };
+    next();
+  });
+}
+
 function expectSignedIn(answer: Answer): void {
   expect(answer.status).toBe(200);
   expect((JSON.parse(answer.body) as { access_token?: string }).access_token).toBeTruthy();
@@ -216,7 +269,7 @@ function isRefused(port: number): Promise<boolean> {
  * that send their next request right as it arrives, and probes of /health and /health/ready.
  * Every request must be answered in full and the process must exit 0.
  */
-async function drainUnderLoad(server: Started, signal: () => void): Promise<number> {
+async function drainUnderLoad(server: Started, signal: () => void, label: string): Promise<number> {
   const healthProbe = await openProbe(server, '/health');
   const readyProbe = await openProbe(server, '/health/ready');
   const keptAlive = new Agent({ keepAlive: true, maxSockets: KEPT_ALIVE });
@@ -232,11 +285,21 @@ async function drainUnderLoad(server: Started, signal: () => void): Promise<numb
     const signIns = Array.from({ length: SIGN_INS }, () =>
       signIn(server, false, () => (sent += 1)).finally(() => (answered += 1)),
     );
+    let uploadsStarted = 0;
+    let uploadsAnswered = 0;
+    const uploads = Array.from({ length: UPLOADS }, (_, index) =>
+      slowUpload(server, `${label}-${index}.bin`, () => (uploadsStarted += 1)).finally(
+        () => (uploadsAnswered += 1),
+      ),
+    );
     // All sent, then accepted and hashing (bcrypt at cost 10 on a small pool takes a while for 20).
-    while (sent < SIGN_INS) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (sent < SIGN_INS || uploadsStarted < UPLOADS) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     await new Promise((resolve) => setTimeout(resolve, 150));
 
     expect(answered).toBeLessThan(SIGN_INS); // the stop meets them in flight
+    expect(uploadsAnswered).toBe(0); // …and the uploads mid-body
     const signalledAt = performance.now();
     signal();
     // Their next request, sent as the signal arrives, on connections that were idle.
@@ -255,6 +318,10 @@ async function drainUnderLoad(server: Started, signal: () => void): Promise<numb
     const failures = answers.filter((answer) => answer.status === 'rejected');
     expect(failures).toEqual([]);
     for (const answer of answers) expectSignedIn((answer as PromiseFulfilledResult<Answer>).value);
+    for (const upload of await Promise.all(uploads)) {
+      expect(upload.status).toBe(200);
+      expect(JSON.parse(upload.body)).toMatchObject({ Key: expect.stringContaining(BUCKET) });
+    }
 
     expect(await server.exited).toBe(0);
     const drainMs = performance.now() - signalledAt;
@@ -294,6 +361,16 @@ beforeAll(async () => {
         anonKey: string;
       }
     ).anonKey;
+    serviceRoleKey = (
+      JSON.parse(await readFile(path.join(dataDir, 'keys.json'), 'utf8')) as {
+        serviceRoleKey: string;
+      }
+    ).serviceRoleKey;
+    const bucket = await sendAsService(server, 'POST', '/storage/v1/bucket', {
+      name: BUCKET,
+      public: false,
+    });
+    expect(bucket.status).toBe(200);
     const created = await send(server, false, 'POST', '/auth/v1/signup', {
       email: EMAIL,
       password: PASSWORD,
@@ -320,24 +397,82 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
+/** A request with the service-role key (for the bucket and reading the uploads back). */
+function sendAsService(
+  server: Started,
+  method: string,
+  pathname: string,
+  body?: unknown,
+): Promise<Answer & { raw: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const outgoing = request(`${server.url}${pathname}`, {
+      method,
+      agent: false,
+      headers: {
+        apikey: serviceRoleKey,
+        Authorization: `Bearer ${serviceRoleKey}`,
+        ...(payload ? { 'Content-Type': 'application/json' } : {}),
+      },
+    });
+    outgoing.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: raw.toString('utf8'),
+          raw,
+        });
+      });
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
 describe('a graceful stop', () => {
   it('under node dist/server/main.mjs: SIGTERM to the group answers every accepted request and exits 0', async () => {
     const server = await startBuilt();
-    const drainMs = await drainUnderLoad(server, () => signalGroup(server));
-    console.log(`drain with ${SIGN_INS} sign-ins in flight (node): ${Math.round(drainMs)} ms`);
+    const drainMs = await drainUnderLoad(server, () => signalGroup(server), 'node');
+    console.log(
+      `drain with ${SIGN_INS} sign-ins and ${UPLOADS} uploads in flight (node): ${Math.round(drainMs)} ms`,
+    );
   }, 60_000);
 
   it('under npm start (scripts/start.mjs): the signal delivered twice within milliseconds counts once', async () => {
     const server = await startThroughScript();
-    const drainMs = await drainUnderLoad(server, () => {
-      signalGroup(server);
-      // As npm forwards the signal its child already got from the group: milliseconds later.
-      // (Two signals sent back to back may merge into one before the process runs.)
-      setTimeout(() => signalGroup(server), 10);
-    });
+    const drainMs = await drainUnderLoad(
+      server,
+      () => {
+        signalGroup(server);
+        // As npm forwards the signal its child already got from the group: milliseconds later.
+        // (Two signals sent back to back may merge into one before the process runs.)
+        setTimeout(() => signalGroup(server), 10);
+      },
+      'npm-start',
+    );
     expect(server.output()).toContain('counted once');
     expect(server.output()).not.toContain('exiting now');
-    console.log(`drain with ${SIGN_INS} sign-ins in flight (start.mjs): ${Math.round(drainMs)} ms`);
+    console.log(
+      `drain with ${SIGN_INS} sign-ins and ${UPLOADS} uploads in flight (start.mjs): ${Math.round(drainMs)} ms`,
+    );
+
+    // Nothing answered 200 was lost: every upload of both bursts reads back byte for byte.
+    const again = await startBuilt();
+    try {
+      for (const { name, bytes } of uploaded) {
+        const read = await sendAsService(again, 'GET', `/storage/v1/object/${BUCKET}/${name}`);
+        expect(read.status, name).toBe(200);
+        expect(read.raw.equals(bytes), name).toBe(true);
+      }
+    } finally {
+      signalGroup(again);
+      expect(await again.exited).toBe(0);
+    }
   }, 60_000);
 
   /** A request held open: its headers and half its declared body, the rest never sent. */
