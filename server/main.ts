@@ -2,24 +2,22 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { syncSiteSettings } from './db/site-settings';
-import { formatDemoAccounts, seedDemoAccounts, type DemoAccount } from './auth/demo-accounts';
 import { ConfigError, loadConfig, type Config } from './config';
 import type { Database } from './db/database';
-import { MigrationError, migrate } from './db/migrate';
+import { MigrationError, readAllMigrations } from './db/migrate';
 import { migrationSources } from './db/migration-sources';
-import { seedSampleData } from './db/seed';
-import { loadKeys } from './keys/load-keys';
 import { createLogger, type Logger } from './logger';
-import { describeInstance, removeInstanceFile, writeInstanceFile } from './running-instance';
-import { startServer } from './server';
-import { REPEAT_WINDOW_MS, onStopSignals } from './stop-signals';
+import type { RunningServer } from './server';
 
 /**
  * The process entry: reads the environment once, opens the database chosen by
  * it, applies migrations, loads keys, listens, and on SIGTERM/SIGINT drains
  * (decision 029): exit 0 once the last request is answered, 1 when the
  * shutdown timeout or a second, deliberate signal cut it short.
+ *
+ * A restart is mostly the database opening (decision 030): this module loads only what
+ * starts it, and the rest of the server (`./start-up`) loads on this thread while the
+ * database's thread opens it.
  */
 
 function findRootDir(): string {
@@ -32,8 +30,12 @@ function findRootDir(): string {
   return directory;
 }
 
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  // Each driver loads only when chosen: start-up time matters (≤ 1.5 s to listening).
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  onThreadStart?: () => void,
+): Promise<Database> {
+  // Each driver loads only when chosen: start-up time matters (decision 030).
   if (config.databaseUrl) {
     const { openPostgres } = await import('./db/postgres');
     return openPostgres(config.databaseUrl, {
@@ -46,6 +48,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     extensions: config.pgliteExtensions,
     statementTimeoutMs: config.statementTimeoutMs,
     onRestart: (reason) => logger.error({ reason }, 'the embedded database was restarted'),
+    onThreadStart,
   });
 }
 
@@ -56,18 +59,33 @@ async function run(): Promise<void> {
   const logger = await createLogger(config.log);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
 
-  // Opening PGlite spends much of its time waiting: load the keys meanwhile.
-  const [opened, loaded] = await Promise.allSettled([
-    openDatabase(config, logger),
-    loadKeys(config),
-  ]);
+  // The database first: PGlite opens on its own thread, and this one loads the rest of the
+  // server meanwhile (once that thread exists, so as not to delay it), reads the migration
+  // files, loads the keys and indexes the built site.
+  let threadStarted = () => {};
+  const databaseThreadStarted = new Promise<void>((resolve) => (threadStarted = resolve));
+  const opening = openDatabase(config, logger, threadStarted);
+  if (config.databaseUrl) threadStarted();
+  opening.catch(() => threadStarted());
+  const migrations = readAllMigrations(migrationSources(rootDir, config.supabaseDir));
+  migrations.catch(() => undefined); // reported by migrate(), below
+  const preparing = databaseThreadStarted
+    .then(() => import('./start-up'))
+    .then(async (startUp) => {
+      const site = startUp.loadStaticSite(config, logger);
+      site.catch(() => undefined); // reported by startServer(), which awaits it
+      return { startUp, site, keys: await startUp.loadKeys(config) };
+    });
+  const [opened, prepared] = await Promise.allSettled([opening, preparing]);
   if (opened.status === 'rejected') throw opened.reason;
   const db = opened.value;
-  if (loaded.status === 'rejected') {
+  if (prepared.status === 'rejected') {
     await db.close().catch(() => undefined);
-    throw loaded.reason;
+    throw prepared.reason;
   }
-  const keys = loaded.value;
+  const { startUp, site, keys } = prepared.value;
+  const { migrate, syncSiteSettings, seedSampleData, seedDemoAccounts, formatDemoAccounts } =
+    startUp;
   try {
     const migrationLog = {
       info: (m: string) => logger.info(m),
@@ -77,24 +95,69 @@ async function run(): Promise<void> {
       db,
       migrationSources(rootDir, config.supabaseDir),
       migrationLog,
+      { migrations },
     );
     await syncSiteSettings(db, config);
     if (config.seedSampleData) {
       await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
     }
-    const demoAccounts: DemoAccount[] = isFreshDatabase
+    const demoAccounts = isFreshDatabase
       ? await seedDemoAccounts(db, config.auth, migrationLog)
       : [];
-    const server = await startServer({ config, db, keys, logger });
+
+    // Signals are handled from before the port opens: one right after it (a service manager
+    // that saw /health/ready) drains like any other, once the server is up.
+    const up: { server?: RunningServer } = {};
+    let stopRequested: NodeJS.Signals | undefined;
+    const shutdown = async (signal: NodeJS.Signals, running: RunningServer) => {
+      const stopping = performance.now();
+      logger.info(`${signal}: finishing in-flight requests and shutting down`);
+      // Whatever happens below, the process ends in time (the database has its own thread).
+      setTimeout(() => {
+        logger.error('shutdown took too long: exiting now');
+        process.exit(1);
+      }, config.shutdownTimeoutMs + 2000).unref();
+      const { complete } = await running.close();
+      await db.close();
+      await startUp.removeInstanceFile(config.dataDir);
+      const ms = Math.round(performance.now() - stopping);
+      if (!complete) {
+        logger.error(
+          { ms },
+          `stopped: requests still open after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) were cut short`,
+        );
+        process.exit(1);
+      }
+      logger.info({ ms }, 'stopped');
+      process.exit(0);
+    };
+    startUp.onStopSignals({
+      stop: (signal) => {
+        if (up.server) void shutdown(signal, up.server);
+        else stopRequested = signal;
+      },
+      repeated: (signal) =>
+        logger.info(
+          `${signal} again within ${startUp.REPEAT_WINDOW_MS} ms: the same stop, counted once`,
+        ),
+      force: (signal) => {
+        logger.warn(`${signal} again: exiting now`);
+        process.exit(1);
+      },
+    });
+
+    const server = await startUp.startServer({ config, db, keys, logger, site });
+    up.server = server;
     const elapsed = Math.round(performance.now() - started);
     // What `npm run keys` prints, whatever environment it is run from (before "ready").
-    await writeInstanceFile(config.dataDir, describeInstance(config, keys, server.url)).catch(
-      (error: unknown) =>
+    await startUp
+      .writeInstanceFile(config.dataDir, startUp.describeInstance(config, keys, server.url))
+      .catch((error: unknown) =>
         logger.warn(
           { err: error },
           '`npm run keys` will not know this server: cannot write its record',
         ),
-    );
+      );
     logger.info(
       {
         url: config.siteUrl,
@@ -114,37 +177,7 @@ async function run(): Promise<void> {
       process.stdout.write(`\n${formatDemoAccounts(demoAccounts, config.siteUrl)}\n\n`);
     }
 
-    const shutdown = async (signal: NodeJS.Signals) => {
-      const stopping = performance.now();
-      logger.info(`${signal}: finishing in-flight requests and shutting down`);
-      // Whatever happens below, the process ends in time (the database has its own thread).
-      setTimeout(() => {
-        logger.error('shutdown took too long: exiting now');
-        process.exit(1);
-      }, config.shutdownTimeoutMs + 2000).unref();
-      const { complete } = await server.close();
-      await db.close();
-      await removeInstanceFile(config.dataDir);
-      const ms = Math.round(performance.now() - stopping);
-      if (!complete) {
-        logger.error(
-          { ms },
-          `stopped: requests still open after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms) were cut short`,
-        );
-        process.exit(1);
-      }
-      logger.info({ ms }, 'stopped');
-      process.exit(0);
-    };
-    onStopSignals({
-      stop: (signal) => void shutdown(signal),
-      repeated: (signal) =>
-        logger.info(`${signal} again within ${REPEAT_WINDOW_MS} ms: the same stop, counted once`),
-      force: (signal) => {
-        logger.warn(`${signal} again: exiting now`);
-        process.exit(1);
-      },
-    });
+    if (stopRequested) void shutdown(stopRequested, server);
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { createFunctions } from './functions/service';
 import { trackConnections } from './http/drain';
-import { createStaticSite } from './http/static-site';
+import { createStaticSite, type StaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { startMailSender } from './mail/sender';
@@ -25,6 +25,8 @@ export interface ServerDependencies {
   db: Database;
   keys: Keys;
   logger: Logger;
+  /** The built site's index, when the caller started it already (`loadStaticSite`). */
+  site?: Promise<StaticSite>;
 }
 
 export interface RunningServer {
@@ -59,14 +61,45 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
-  const { config, logger } = dependencies;
+/**
+ * Indexes the built site (files, hashes of its inline scripts). It needs no database: the
+ * process entry starts it while the database opens and hands it to `startServer`.
+ */
+export async function loadStaticSite(
+  config: Pick<Config, 'siteDir' | 'siteUrl'>,
+  logger: Logger,
+): Promise<StaticSite> {
   const site = await createStaticSite({
     siteDir: config.siteDir,
     isRoute: isAppRoute,
     siteUrl: config.siteUrl,
   });
   if (!site.isBuilt) logger.warn(`no built site in ${config.siteDir}: run \`npm run build\``);
+  return site;
+}
+
+export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
+  const { config, logger } = dependencies;
+  // What needs no database (the site's index, storage's folders, the edge functions' list)
+  // runs on this thread while the database answers realtime's start (another thread for
+  // PGlite, another process for PostgreSQL).
+  const siteLoading = dependencies.site ?? loadStaticSite(config, logger);
+  const storageOpening = createStorageRoutes({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    config: config.storage,
+    logger,
+    trustProxy: config.trustProxy,
+  });
+  const functionsLoading = createFunctions({
+    config: config.functions,
+    apiUrl: config.apiUrl,
+    ring: dependencies.keys.ring,
+    anonKey: dependencies.keys.anonKey,
+    serviceRoleKey: dependencies.keys.serviceRoleKey,
+    logger,
+    trustProxy: config.trustProxy,
+  });
   const rest = createRestService({
     db: dependencies.db,
     ring: dependencies.keys.ring,
@@ -76,28 +109,18 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
   });
   // Loads in the background; the first data request waits for it if needed.
   void rest.reloadSchema().catch(() => undefined);
-  const storage = await createStorageRoutes({
-    db: dependencies.db,
-    ring: dependencies.keys.ring,
-    config: config.storage,
-    logger,
-    trustProxy: config.trustProxy,
-  });
-  const realtime = await startRealtime({
+  const realtimeStarting = startRealtime({
     db: dependencies.db,
     ring: dependencies.keys.ring,
     config: config.realtime,
     logger,
   });
-  const functions = await createFunctions({
-    config: config.functions,
-    apiUrl: config.apiUrl,
-    ring: dependencies.keys.ring,
-    anonKey: dependencies.keys.anonKey,
-    serviceRoleKey: dependencies.keys.serviceRoleKey,
-    logger,
-    trustProxy: config.trustProxy,
-  });
+  const [site, storage, realtime, functions] = await Promise.all([
+    siteLoading,
+    storageOpening,
+    realtimeStarting,
+    functionsLoading,
+  ]);
   let isListening = false;
   const app = createApp({
     ...dependencies,

@@ -4,7 +4,15 @@ import type { PGliteEngineOptions } from './pglite-engine';
 
 export interface WorkerData {
   dataDir: string;
-  options: PGliteEngineOptions;
+  /** Without the WebAssembly: the thread starts while it compiles, and gets it in `WorkerOpen`. */
+  options: Omit<PGliteEngineOptions, 'pgliteWasmModule' | 'initdbWasmModule'>;
+}
+
+/** The first message to a new thread: the compiled WebAssembly, to open the database with. */
+export interface WorkerOpen {
+  op: 'open';
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
 }
 
 export type WorkerCall =

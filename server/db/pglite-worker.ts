@@ -7,7 +7,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database, Transaction } from './database';
 import { BrokenInstanceError, openPGliteEngine } from './pglite-engine';
-import type { WorkerCall, WorkerData, WorkerError, WorkerMessage } from './pglite-protocol';
+import type {
+  WorkerCall,
+  WorkerData,
+  WorkerError,
+  WorkerMessage,
+  WorkerOpen,
+} from './pglite-protocol';
 
 const port = parentPort!;
 const post = (message: WorkerMessage) => port.postMessage(message);
@@ -123,9 +129,16 @@ async function answer(db: Database, call: WorkerCall): Promise<unknown> {
 
 async function main(): Promise<void> {
   const data = workerData as WorkerData;
+  // The thread starts (and loads PGlite's JavaScript) while the main thread compiles the
+  // WebAssembly, which comes first thing.
+  const modules = await new Promise<WorkerOpen>((resolve) => port.once('message', resolve));
   let db: Database;
   try {
-    db = await openPGliteEngine(data.dataDir, data.options);
+    db = await openPGliteEngine(data.dataDir, {
+      ...data.options,
+      pgliteWasmModule: modules.pgliteWasmModule,
+      initdbWasmModule: modules.initdbWasmModule,
+    });
   } catch (error) {
     post({ kind: 'failed', error: describeError(error) });
     return;

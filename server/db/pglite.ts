@@ -15,7 +15,13 @@ import {
 } from './database';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './request-context';
 import { PGLITE_EXTENSIONS } from './pglite-engine';
-import type { WorkerCall, WorkerData, WorkerError, WorkerMessage } from './pglite-protocol';
+import type {
+  WorkerCall,
+  WorkerData,
+  WorkerError,
+  WorkerMessage,
+  WorkerOpen,
+} from './pglite-protocol';
 
 export { PGLITE_EXTENSIONS };
 
@@ -41,6 +47,11 @@ export interface PGliteOptions {
   statementTimeoutMs?: number;
   /** Told when the database thread is ended and reopened, with the reason. */
   onRestart?: (reason: string) => void;
+  /**
+   * Told as soon as the database's thread exists (it then opens the database on its own
+   * core): the moment to start other work without slowing the opening down.
+   */
+  onThreadStart?: () => void;
 }
 
 /** How much longer than the statement time-out the watchdog waits. */
@@ -177,7 +188,7 @@ class WorkerDatabase {
   constructor(
     private readonly dataDir: string,
     private readonly options: PGliteOptions,
-    private readonly modules: { pglite: WebAssembly.Module; initdb: WebAssembly.Module },
+    private readonly modules: Promise<{ pglite: WebAssembly.Module; initdb: WebAssembly.Module }>,
   ) {
     this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     this.ticker = setInterval(() => this.tick(), PING_INTERVAL_MS);
@@ -191,14 +202,11 @@ class WorkerDatabase {
     if (this.state === 'closed') throw new Error('the database is closed');
     const data: WorkerData = {
       dataDir: this.dataDir,
-      options: {
-        extensions: this.options.extensions ?? [],
-        pgliteWasmModule: this.modules.pglite,
-        initdbWasmModule: this.modules.initdb,
-      },
+      options: { extensions: this.options.extensions ?? [] },
     };
     const worker = new Worker(file, { workerData: data });
     this.worker = worker;
+    this.options.onThreadStart?.();
     const isCurrent = () => generation === this.generation && this.state !== 'closed';
     let openTimer: NodeJS.Timeout | undefined;
     try {
@@ -207,6 +215,17 @@ class WorkerDatabase {
         openTimer = setTimeout(
           () => reject(new Error(`the database did not open within ${OPEN_TIMEOUT_MS} ms`)),
           OPEN_TIMEOUT_MS,
+        );
+        this.modules.then(
+          (modules) => {
+            const open: WorkerOpen = {
+              op: 'open',
+              pgliteWasmModule: modules.pglite,
+              initdbWasmModule: modules.initdb,
+            };
+            worker.postMessage(open);
+          },
+          (error: unknown) => reject(error as Error),
         );
         worker.on('message', (message: WorkerMessage) => {
           if (!isCurrent()) return;
@@ -445,7 +464,10 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
       );
     }
   }
-  const database = new WorkerDatabase(dataDir, options, await wasmModules());
+  // Compiled while the thread starts: it gets the modules first thing (`WorkerOpen`).
+  const modules = wasmModules();
+  modules.catch(() => undefined); // a failure to compile fails the opening, below
+  const database = new WorkerDatabase(dataDir, options, modules);
   try {
     await database.start();
   } catch (error) {
