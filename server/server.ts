@@ -81,8 +81,7 @@ export async function loadStaticSite(
 export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
   const { config, logger } = dependencies;
   // What needs no database (the site's index, storage's folders, the edge functions' list)
-  // runs on this thread while the database answers realtime's start (another thread for
-  // PGlite, another process for PostgreSQL).
+  // loads together.
   const siteLoading = dependencies.site ?? loadStaticSite(config, logger);
   const storageOpening = createStorageRoutes({
     db: dependencies.db,
@@ -109,16 +108,17 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
   });
   // Loads in the background; the first data request waits for it if needed.
   void rest.reloadSchema().catch(() => undefined);
-  const realtimeStarting = startRealtime({
+  // Starts in the background (decision 030): sockets and broadcasts arriving before it has
+  // started wait for it.
+  const realtime = startRealtime({
     db: dependencies.db,
     ring: dependencies.keys.ring,
     config: config.realtime,
     logger,
   });
-  const [site, storage, realtime, functions] = await Promise.all([
+  const [site, storage, functions] = await Promise.all([
     siteLoading,
     storageOpening,
-    realtimeStarting,
     functionsLoading,
   ]);
   let isListening = false;

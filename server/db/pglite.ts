@@ -48,8 +48,8 @@ export interface PGliteOptions {
   /** Told when the database thread is ended and reopened, with the reason. */
   onRestart?: (reason: string) => void;
   /**
-   * Told as soon as the database's thread exists (it then opens the database on its own
-   * core): the moment to start other work without slowing the opening down.
+   * Told once the database's thread has what it needs to open the database (which it then
+   * does on its own core): the moment to start other work without slowing the opening down.
    */
   onThreadStart?: () => void;
 }
@@ -206,7 +206,6 @@ class WorkerDatabase {
     };
     const worker = new Worker(file, { workerData: data });
     this.worker = worker;
-    this.options.onThreadStart?.();
     const isCurrent = () => generation === this.generation && this.state !== 'closed';
     let openTimer: NodeJS.Timeout | undefined;
     try {
@@ -224,6 +223,8 @@ class WorkerDatabase {
               initdbWasmModule: modules.initdb,
             };
             worker.postMessage(open);
+            // Only now: the modules reach the thread without waiting for this one.
+            this.options.onThreadStart?.();
           },
           (error: unknown) => reject(error as Error),
         );
