@@ -1,16 +1,14 @@
 /** The messages between `pglite.ts` (main thread) and `pglite-worker.ts` (the database's thread). */
 import type { PipelinedStatement } from './database';
-import type { PGliteEngineOptions } from './pglite-engine';
 
-export interface WorkerData {
-  dataDir: string;
-  /** Without the WebAssembly: the thread starts while it compiles, and gets it in `WorkerOpen`. */
-  options: Omit<PGliteEngineOptions, 'pgliteWasmModule' | 'initdbWasmModule'>;
-}
-
-/** The first message to a new thread: the compiled WebAssembly, to open the database with. */
+/**
+ * The first message to a new thread: what to open, with the compiled WebAssembly. A thread can
+ * start before the configuration is read (`pglite-early.ts`), so none of it is in workerData.
+ */
 export interface WorkerOpen {
   op: 'open';
+  dataDir: string;
+  extensions: readonly string[];
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
 }

@@ -4,16 +4,10 @@
  * statement executes, so here it can only ever stall this thread: the main
  * thread keeps serving HTTP and ends this one when it stops answering pings.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Database, Transaction } from './database';
 import { BrokenInstanceError, openPGliteEngine } from './pglite-engine';
-import type {
-  WorkerCall,
-  WorkerData,
-  WorkerError,
-  WorkerMessage,
-  WorkerOpen,
-} from './pglite-protocol';
+import type { WorkerCall, WorkerError, WorkerMessage, WorkerOpen } from './pglite-protocol';
 
 const port = parentPort!;
 const post = (message: WorkerMessage) => port.postMessage(message);
@@ -128,16 +122,15 @@ async function answer(db: Database, call: WorkerCall): Promise<unknown> {
 }
 
 async function main(): Promise<void> {
-  const data = workerData as WorkerData;
-  // The thread starts (and loads PGlite's JavaScript) while the main thread compiles the
-  // WebAssembly, which comes first thing.
-  const modules = await new Promise<WorkerOpen>((resolve) => port.once('message', resolve));
+  // The thread may start before the configuration is read (pglite-early.ts): it loads PGlite's
+  // JavaScript, then waits to be told what to open, with the compiled WebAssembly.
+  const open = await new Promise<WorkerOpen>((resolve) => port.once('message', resolve));
   let db: Database;
   try {
-    db = await openPGliteEngine(data.dataDir, {
-      ...data.options,
-      pgliteWasmModule: modules.pgliteWasmModule,
-      initdbWasmModule: modules.initdbWasmModule,
+    db = await openPGliteEngine(open.dataDir, {
+      extensions: open.extensions,
+      pgliteWasmModule: open.pgliteWasmModule,
+      initdbWasmModule: open.initdbWasmModule,
     });
   } catch (error) {
     post({ kind: 'failed', error: describeError(error) });

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -14,14 +13,9 @@ import {
   type Transaction,
 } from './database';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './request-context';
+import { compilePGlite, takeEarlyThread, type CompiledPGlite } from './pglite-early';
 import { PGLITE_EXTENSIONS } from './pglite-engine';
-import type {
-  WorkerCall,
-  WorkerData,
-  WorkerError,
-  WorkerMessage,
-  WorkerOpen,
-} from './pglite-protocol';
+import type { WorkerCall, WorkerError, WorkerMessage, WorkerOpen } from './pglite-protocol';
 
 export { PGLITE_EXTENSIONS };
 
@@ -63,25 +57,6 @@ const CLOSE_TIMEOUT_MS = 1000;
 const OPEN_TIMEOUT_MS = 60_000;
 /** The watchdog's limit while a script (a migration, the seed: many statements in one call) runs. */
 const SCRIPT_TIMEOUT_MS = 10 * 60_000;
-
-const requireFromHere = createRequire(import.meta.url);
-
-let compiledModules:
-  Promise<{ pglite: WebAssembly.Module; initdb: WebAssembly.Module }> | undefined;
-
-/** PGlite's WebAssembly, compiled once per process and shared by every database thread. */
-function wasmModules() {
-  compiledModules ??= (async () => {
-    const dist = path.dirname(requireFromHere.resolve('@electric-sql/pglite'));
-    const [pglite, initdb] = await Promise.all(
-      ['pglite.wasm', 'initdb.wasm'].map(async (file) =>
-        WebAssembly.compile(new Uint8Array(await readFile(path.join(dist, file)))),
-      ),
-    );
-    return { pglite: pglite!, initdb: initdb! };
-  })();
-  return compiledModules;
-}
 
 /**
  * The worker module: bundled beside the server (`db/pglite-worker.mjs`). Run
@@ -188,7 +163,7 @@ class WorkerDatabase {
   constructor(
     private readonly dataDir: string,
     private readonly options: PGliteOptions,
-    private readonly modules: Promise<{ pglite: WebAssembly.Module; initdb: WebAssembly.Module }>,
+    private readonly modules: Promise<CompiledPGlite>,
   ) {
     this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     this.ticker = setInterval(() => this.tick(), PING_INTERVAL_MS);
@@ -200,11 +175,8 @@ class WorkerDatabase {
     const file = await workerEntry();
     const generation = this.generation;
     if (this.state === 'closed') throw new Error('the database is closed');
-    const data: WorkerData = {
-      dataDir: this.dataDir,
-      options: { extensions: this.options.extensions ?? [] },
-    };
-    const worker = new Worker(file, { workerData: data });
+    // The thread started as the process started, the first time (pglite-early.ts).
+    const worker = takeEarlyThread(file) ?? new Worker(file);
     this.worker = worker;
     const isCurrent = () => generation === this.generation && this.state !== 'closed';
     let openTimer: NodeJS.Timeout | undefined;
@@ -219,6 +191,8 @@ class WorkerDatabase {
           (modules) => {
             const open: WorkerOpen = {
               op: 'open',
+              dataDir: this.dataDir,
+              extensions: this.options.extensions ?? [],
               pgliteWasmModule: modules.pglite,
               initdbWasmModule: modules.initdb,
             };
@@ -466,7 +440,7 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
     }
   }
   // Compiled while the thread starts: it gets the modules first thing (`WorkerOpen`).
-  const modules = wasmModules();
+  const modules = compilePGlite();
   modules.catch(() => undefined); // a failure to compile fails the opening, below
   const database = new WorkerDatabase(dataDir, options, modules);
   try {
