@@ -99,13 +99,16 @@ async function run(): Promise<void> {
       migrationLog,
       { migrations },
     );
-    await syncSiteSettings(db, config);
-    if (config.seedSampleData) {
-      await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
-    }
-    const demoAccounts = isFreshDatabase
-      ? await seedDemoAccounts(db, config.auth, migrationLog)
-      : [];
+    // What requests rely on (the site's settings, the sample data, the demo accounts), written
+    // while startServer puts the server together: it listens only once this is done.
+    const seeding = (async () => {
+      await syncSiteSettings(db, config);
+      if (config.seedSampleData) {
+        await seedSampleData(db, path.join(config.supabaseDir, 'seed.sql'), migrationLog);
+      }
+      return isFreshDatabase ? seedDemoAccounts(db, config.auth, migrationLog) : [];
+    })();
+    seeding.catch(() => undefined); // startServer awaits it and fails with it
 
     // Signals are handled from before the port opens: one right after it (a service manager
     // that saw /health/ready) drains like any other, once the server is up.
@@ -148,7 +151,15 @@ async function run(): Promise<void> {
       },
     });
 
-    const server = await startUp.startServer({ config, db, keys, logger, site });
+    const server = await startUp.startServer({
+      config,
+      db,
+      keys,
+      logger,
+      site,
+      beforeListening: seeding,
+    });
+    const demoAccounts = await seeding;
     up.server = server;
     const elapsed = Math.round(performance.now() - started);
     // What `npm run keys` prints, whatever environment it is run from (before "ready").

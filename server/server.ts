@@ -27,6 +27,8 @@ export interface ServerDependencies {
   logger: Logger;
   /** The built site's index, when the caller started it already (`loadStaticSite`). */
   site?: Promise<StaticSite>;
+  /** Work that must be done before the port opens, done meanwhile (the start fails with it). */
+  beforeListening?: Promise<unknown>;
 }
 
 export interface RunningServer {
@@ -160,6 +162,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     logger.warn(`MAX_CONNECTIONS (${maxConnections}) reached: refusing new connections`);
   });
 
+  await dependencies.beforeListening;
   try {
     await listen(server, config.port, config.host);
   } catch (error) {
