@@ -90,11 +90,13 @@ createServer((q, s) => { db.query('select 1').then(() => s.end('ok')); }).listen
 process.on('SIGTERM', () => db.close().then(() => process.exit(0)));
 `;
 
+/** One POST on its own connection; `onSent` once the whole request is written to it. */
 function post(
   port: number,
   pathname: string,
   apikey: string,
   body: unknown,
+  onSent?: () => void,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
@@ -116,11 +118,12 @@ function post(
       },
     );
     outgoing.on('error', reject);
+    if (onSent) outgoing.on('finish', onSent);
     outgoing.end(payload);
   });
 }
 
-/** 20 password sign-ins in flight, SIGTERM 50 ms after they are sent: ms from SIGTERM to exit. */
+/** 20 password sign-ins in flight, SIGTERM 50 ms after they are all sent: ms from SIGTERM to exit. */
 async function drainWithSignIns(server: Spawned, dataDir: string): Promise<number> {
   const { anonKey } = JSON.parse(await readFile(path.join(dataDir, 'keys.json'), 'utf8')) as {
     anonKey: string;
@@ -128,9 +131,32 @@ async function drainWithSignIns(server: Spawned, dataDir: string): Promise<numbe
   const credentials = { email: 'drain@example.com', password: 'a drain of no consequence' };
   const signedUp = await post(server.port, '/auth/v1/signup', anonKey, credentials);
   if (signedUp.status !== 200) throw new Error(`sign-up: ${signedUp.status} ${signedUp.body}`);
-  const signIns = Array.from({ length: SIGN_INS }, () =>
-    post(server.port, '/auth/v1/token?grant_type=password', anonKey, credentials),
-  );
+  // Signalled once every request is on its connection (as scripts/graceful-stop.test.ts does): a
+  // connection still in the listen backlog when the listener closes is refused, by design.
+  const sent: Promise<void>[] = [];
+  const signIns = Array.from({ length: SIGN_INS }, () => {
+    let onSent = () => {};
+    const written = new Promise<void>((resolve) => (onSent = resolve));
+    const signIn = post(
+      server.port,
+      '/auth/v1/token?grant_type=password',
+      anonKey,
+      credentials,
+      onSent,
+    );
+    // A request that failed before it was written is reported below, not waited for.
+    sent.push(
+      Promise.race([
+        written,
+        signIn.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]),
+    );
+    return signIn;
+  });
+  await Promise.all(sent);
   await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
   const stopping = performance.now();
   server.child.kill('SIGTERM');
