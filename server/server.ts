@@ -10,7 +10,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { createFunctions } from './functions/service';
 import { trackConnections } from './http/drain';
-import { createStaticSite } from './http/static-site';
+import { createStaticSite, type StaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
 import { startMailSender } from './mail/sender';
@@ -25,6 +25,10 @@ export interface ServerDependencies {
   db: Database;
   keys: Keys;
   logger: Logger;
+  /** The built site's index, when the caller started it already (`loadStaticSite`). */
+  site?: Promise<StaticSite>;
+  /** Work that must be done before the port opens, done meanwhile (the start fails with it). */
+  beforeListening?: Promise<unknown>;
 }
 
 export interface RunningServer {
@@ -59,36 +63,36 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
-  const { config, logger } = dependencies;
+/**
+ * Indexes the built site (files, hashes of its inline scripts). It needs no database: the
+ * process entry starts it while the database opens and hands it to `startServer`.
+ */
+export async function loadStaticSite(
+  config: Pick<Config, 'siteDir' | 'siteUrl'>,
+  logger: Logger,
+): Promise<StaticSite> {
   const site = await createStaticSite({
     siteDir: config.siteDir,
     isRoute: isAppRoute,
     siteUrl: config.siteUrl,
   });
   if (!site.isBuilt) logger.warn(`no built site in ${config.siteDir}: run \`npm run build\``);
-  const rest = createRestService({
-    db: dependencies.db,
-    ring: dependencies.keys.ring,
-    logger,
-    schemas: config.restSchemas,
-    trustProxy: config.trustProxy,
-  });
-  await rest.start();
-  const storage = await createStorageRoutes({
+  return site;
+}
+
+export async function startServer(dependencies: ServerDependencies): Promise<RunningServer> {
+  const { config, logger } = dependencies;
+  // What needs no database (the site's index, storage's folders, the edge functions' list)
+  // loads together.
+  const siteLoading = dependencies.site ?? loadStaticSite(config, logger);
+  const storageOpening = createStorageRoutes({
     db: dependencies.db,
     ring: dependencies.keys.ring,
     config: config.storage,
     logger,
     trustProxy: config.trustProxy,
   });
-  const realtime = await startRealtime({
-    db: dependencies.db,
-    ring: dependencies.keys.ring,
-    config: config.realtime,
-    logger,
-  });
-  const functions = await createFunctions({
+  const functionsLoading = createFunctions({
     config: config.functions,
     apiUrl: config.apiUrl,
     ring: dependencies.keys.ring,
@@ -97,6 +101,28 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     logger,
     trustProxy: config.trustProxy,
   });
+  const rest = createRestService({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    logger,
+    schemas: config.restSchemas,
+    trustProxy: config.trustProxy,
+  });
+  // LISTENs to `pgrst` now, loads the schema cache in the background (a data request waits).
+  await rest.start();
+  // Starts in the background (decision 030): sockets and broadcasts arriving before it has
+  // started wait for it.
+  const realtime = startRealtime({
+    db: dependencies.db,
+    ring: dependencies.keys.ring,
+    config: config.realtime,
+    logger,
+  });
+  const [site, storage, functions] = await Promise.all([
+    siteLoading,
+    storageOpening,
+    functionsLoading,
+  ]);
   let isListening = false;
   const app = createApp({
     ...dependencies,
@@ -136,6 +162,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     logger.warn(`MAX_CONNECTIONS (${maxConnections}) reached: refusing new connections`);
   });
 
+  await dependencies.beforeListening;
   try {
     await listen(server, config.port, config.host);
   } catch (error) {

@@ -85,36 +85,70 @@ interface AppliedRow {
   checksum: string;
 }
 
+/** Every source's migrations, in order: platform first, then product. */
+export async function readAllMigrations(sources: MigrationSource[]): Promise<Migration[]> {
+  return (await Promise.all(sources.map(readMigrations))).flat();
+}
+
+const UNDEFINED_TABLE = '42P01';
+
+/** What the bookkeeping table records: absent (`undefined`) when the table itself is missing. */
+async function readApplied(db: Database): Promise<AppliedRow[] | undefined> {
+  try {
+    const result = await db.query<AppliedRow>(
+      'select scope, version, checksum from cervana.schema_migrations',
+    );
+    return result.rows;
+  } catch (error) {
+    if (error instanceof DatabaseError && error.code === UNDEFINED_TABLE) return undefined;
+    throw error;
+  }
+}
+
+export interface MigrateOptions {
+  /**
+   * The migrations, when the caller read them already (`readAllMigrations`), e.g. while the
+   * database was opening; read from `sources` otherwise.
+   */
+  migrations?: Promise<Migration[]> | Migration[];
+}
+
 export async function migrate(
   db: Database,
   sources: MigrationSource[],
   log: MigrationLog,
+  options: MigrateOptions = {},
 ): Promise<MigrateResult> {
-  const isFreshDatabase = await db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    const existing = await tx.query<{ exists: boolean }>(
-      `select to_regclass('cervana.schema_migrations') is not null as exists`,
-    );
-    if (existing.rows[0]?.exists) return false;
-    await tx.exec(`
-      create schema if not exists cervana;
-      create table cervana.schema_migrations (
-        scope text not null,
-        version text not null,
-        name text not null,
-        checksum text not null,
-        applied_at timestamptz not null default now(),
-        primary key (scope, version)
+  const reading = Promise.resolve(options.migrations ?? readAllMigrations(sources));
+  reading.catch(() => undefined); // awaited below, where a failure to read is reported
+  // A restart's usual case in one statement: the table exists (no lock needed to read it; a
+  // migration found pending is applied below under the lock, checked again there).
+  let appliedRows = await readApplied(db);
+  let isFreshDatabase = false;
+  if (!appliedRows) {
+    isFreshDatabase = await db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      const existing = await tx.query<{ exists: boolean }>(
+        `select to_regclass('cervana.schema_migrations') is not null as exists`,
       );
-    `);
-    return true;
-  });
-
-  const migrations = (await Promise.all(sources.map(readMigrations))).flat();
-  const appliedRows = await db.query<AppliedRow>(
-    'select scope, version, checksum from cervana.schema_migrations',
-  );
-  const applied = new Map(appliedRows.rows.map((row) => [`${row.scope}/${row.version}`, row]));
+      if (existing.rows[0]?.exists) return false; // another server created it meanwhile
+      await tx.exec(`
+        create schema if not exists cervana;
+        create table cervana.schema_migrations (
+          scope text not null,
+          version text not null,
+          name text not null,
+          checksum text not null,
+          applied_at timestamptz not null default now(),
+          primary key (scope, version)
+        );
+      `);
+      return true;
+    });
+    appliedRows = (await readApplied(db)) ?? [];
+  }
+  const migrations = await reading;
+  const applied = new Map(appliedRows.map((row) => [`${row.scope}/${row.version}`, row]));
 
   const pending: Migration[] = [];
   for (const migration of migrations) {

@@ -1,10 +1,16 @@
 /** The messages between `pglite.ts` (main thread) and `pglite-worker.ts` (the database's thread). */
 import type { PipelinedStatement } from './database';
-import type { PGliteEngineOptions } from './pglite-engine';
 
-export interface WorkerData {
+/**
+ * The first message to a new thread: what to open, with the compiled WebAssembly. A thread can
+ * start before the configuration is read (`pglite-early.ts`), so none of it is in workerData.
+ */
+export interface WorkerOpen {
+  op: 'open';
   dataDir: string;
-  options: PGliteEngineOptions;
+  extensions: readonly string[];
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
 }
 
 export type WorkerCall =

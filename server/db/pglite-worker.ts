@@ -4,10 +4,10 @@
  * statement executes, so here it can only ever stall this thread: the main
  * thread keeps serving HTTP and ends this one when it stops answering pings.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Database, Transaction } from './database';
 import { BrokenInstanceError, openPGliteEngine } from './pglite-engine';
-import type { WorkerCall, WorkerData, WorkerError, WorkerMessage } from './pglite-protocol';
+import type { WorkerCall, WorkerError, WorkerMessage, WorkerOpen } from './pglite-protocol';
 
 const port = parentPort!;
 const post = (message: WorkerMessage) => port.postMessage(message);
@@ -122,10 +122,16 @@ async function answer(db: Database, call: WorkerCall): Promise<unknown> {
 }
 
 async function main(): Promise<void> {
-  const data = workerData as WorkerData;
+  // The thread may start before the configuration is read (pglite-early.ts): it loads PGlite's
+  // JavaScript, then waits to be told what to open, with the compiled WebAssembly.
+  const open = await new Promise<WorkerOpen>((resolve) => port.once('message', resolve));
   let db: Database;
   try {
-    db = await openPGliteEngine(data.dataDir, data.options);
+    db = await openPGliteEngine(open.dataDir, {
+      extensions: open.extensions,
+      pgliteWasmModule: open.pgliteWasmModule,
+      initdbWasmModule: open.initdbWasmModule,
+    });
   } catch (error) {
     post({ kind: 'failed', error: describeError(error) });
     return;

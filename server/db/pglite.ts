@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -15,8 +14,9 @@ import {
   type Transaction,
 } from './database';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './request-context';
+import { compilePGlite, takeEarlyThread, type CompiledPGlite } from './pglite-early';
 import { PGLITE_EXTENSIONS } from './pglite-engine';
-import type { WorkerCall, WorkerData, WorkerError, WorkerMessage } from './pglite-protocol';
+import type { WorkerCall, WorkerError, WorkerMessage, WorkerOpen } from './pglite-protocol';
 
 export { PGLITE_EXTENSIONS };
 
@@ -42,6 +42,11 @@ export interface PGliteOptions {
   statementTimeoutMs?: number;
   /** Told when the database thread is ended and reopened, with the reason. */
   onRestart?: (reason: string) => void;
+  /**
+   * Told once the database's thread has what it needs to open the database (which it then
+   * does on its own core): the moment to start other work without slowing the opening down.
+   */
+  onThreadStart?: () => void;
 }
 
 /** How much longer than the statement time-out the watchdog waits. */
@@ -53,25 +58,6 @@ const CLOSE_TIMEOUT_MS = 1000;
 const OPEN_TIMEOUT_MS = 60_000;
 /** The watchdog's limit while a script (a migration, the seed: many statements in one call) runs. */
 const SCRIPT_TIMEOUT_MS = 10 * 60_000;
-
-const requireFromHere = createRequire(import.meta.url);
-
-let compiledModules:
-  Promise<{ pglite: WebAssembly.Module; initdb: WebAssembly.Module }> | undefined;
-
-/** PGlite's WebAssembly, compiled once per process and shared by every database thread. */
-function wasmModules() {
-  compiledModules ??= (async () => {
-    const dist = path.dirname(requireFromHere.resolve('@electric-sql/pglite'));
-    const [pglite, initdb] = await Promise.all(
-      ['pglite.wasm', 'initdb.wasm'].map(async (file) =>
-        WebAssembly.compile(new Uint8Array(await readFile(path.join(dist, file)))),
-      ),
-    );
-    return { pglite: pglite!, initdb: initdb! };
-  })();
-  return compiledModules;
-}
 
 /**
  * The worker module: bundled beside the server (`db/pglite-worker.mjs`). Run
@@ -182,7 +168,7 @@ class WorkerDatabase {
   constructor(
     private readonly dataDir: string,
     private readonly options: PGliteOptions,
-    private readonly modules: { pglite: WebAssembly.Module; initdb: WebAssembly.Module },
+    private readonly modules: Promise<CompiledPGlite>,
   ) {
     this.statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     this.ticker = setInterval(() => this.tick(), PING_INTERVAL_MS);
@@ -194,15 +180,8 @@ class WorkerDatabase {
     const file = await workerEntry();
     const generation = this.generation;
     if (this.state === 'closed') throw new Error('the database is closed');
-    const data: WorkerData = {
-      dataDir: this.dataDir,
-      options: {
-        extensions: this.options.extensions ?? [],
-        pgliteWasmModule: this.modules.pglite,
-        initdbWasmModule: this.modules.initdb,
-      },
-    };
-    const worker = new Worker(file, { workerData: data });
+    // The thread started as the process started, the first time (pglite-early.ts).
+    const worker = takeEarlyThread(file) ?? new Worker(file);
     this.worker = worker;
     const isCurrent = () => generation === this.generation && this.state !== 'closed';
     let openTimer: NodeJS.Timeout | undefined;
@@ -212,6 +191,21 @@ class WorkerDatabase {
         openTimer = setTimeout(
           () => reject(new Error(`the database did not open within ${OPEN_TIMEOUT_MS} ms`)),
           OPEN_TIMEOUT_MS,
+        );
+        this.modules.then(
+          (modules) => {
+            const open: WorkerOpen = {
+              op: 'open',
+              dataDir: this.dataDir,
+              extensions: this.options.extensions ?? [],
+              pgliteWasmModule: modules.pglite,
+              initdbWasmModule: modules.initdb,
+            };
+            worker.postMessage(open);
+            // Only now: the modules reach the thread without waiting for this one.
+            this.options.onThreadStart?.();
+          },
+          (error: unknown) => reject(error as Error),
         );
         worker.on('message', (message: WorkerMessage) => {
           if (!isCurrent()) return;
@@ -461,7 +455,10 @@ export async function openPGlite(dataDir: string, options: PGliteOptions = {}): 
       );
     }
   }
-  const database = new WorkerDatabase(dataDir, options, await wasmModules());
+  // Compiled while the thread starts: it gets the modules first thing (`WorkerOpen`).
+  const modules = compilePGlite();
+  modules.catch(() => undefined); // a failure to compile fails the opening, below
+  const database = new WorkerDatabase(dataDir, options, modules);
   try {
     await database.start();
   } catch (error) {

@@ -47,12 +47,14 @@ function validTopic(value: unknown): value is string {
 }
 
 export function createRealtimeRoutes(options: {
-  hub: Hub;
+  /** The hub, or its start: a broadcast arriving before it has started waits for it. */
+  hub: Hub | Promise<Hub>;
   ring: KeyRing;
   logger: Logger;
   maxMessageBytes: number;
 }): Hono {
-  const { hub, ring, maxMessageBytes } = options;
+  const { ring, maxMessageBytes } = options;
+  const started = Promise.resolve(options.hub);
   const routes = new Hono();
 
   const readBody = async (c: Context, limit: number): Promise<Buffer | Response> => {
@@ -113,7 +115,7 @@ export function createRealtimeRoutes(options: {
         isPrivate: message.private === true,
       });
     }
-    await hub.broadcastFromApi(caller, messages);
+    await (await started).broadcastFromApi(caller, messages);
     return c.body(null, 202);
   });
 
@@ -144,7 +146,9 @@ export function createRealtimeRoutes(options: {
     } else {
       return errorBody(c, 422, 'Content-Type must be application/json or application/octet-stream');
     }
-    await hub.broadcastFromApi(caller, [
+    await (
+      await started
+    ).broadcastFromApi(caller, [
       { topic, event, body: messageBody, isPrivate: privateParam === 'true' },
     ]);
     return c.body(null, 202);

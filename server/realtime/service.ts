@@ -12,35 +12,62 @@ import { attachRealtimeSockets, type RealtimeSockets } from './socket-server';
 /** The Supabase Realtime-compatible service (`/realtime/v1`): one hub, its websocket and its REST API. */
 export interface RealtimeService {
   routes: Hono;
-  hub: Hub;
+  /** Resolves once the hub has started; rejects if it could not. */
+  started: Promise<Hub>;
   /** Serves the websocket on this HTTP server's port. */
   attach(server: Server): void;
   close(): Promise<void>;
 }
 
-export async function startRealtime(options: {
+/**
+ * Starts the hub in the background (decision 030): its database work (the capture triggers,
+ * the changes feed's position, this server's presence row, the bus) is not on the way to the
+ * port opening. A websocket or a broadcast that arrives before it has started waits for it;
+ * if it cannot start, they are refused with 503 and the failure is logged.
+ */
+export function startRealtime(options: {
   db: Database;
   ring: KeyRing;
   config: RealtimeConfig;
   logger: Logger;
-}): Promise<RealtimeService> {
+}): RealtimeService {
   const { db, ring, config, logger } = options;
-  // Capture triggers on exactly the published tables (the event trigger keeps them in step
-  // afterwards when the database user may create one).
-  await syncCapture(db);
-  const changes = await startPostgresChanges({ db, logger });
-  const hub = new Hub({ db, ring, logger, config, changes });
-  await hub.start();
+  const started = (async () => {
+    // Capture triggers on exactly the published tables (the event trigger keeps them in step
+    // afterwards when the database user may create one).
+    await syncCapture(db);
+    const changes = await startPostgresChanges({ db, logger });
+    const hub = new Hub({ db, ring, logger, config, changes });
+    try {
+      await hub.start();
+    } catch (error) {
+      await hub.close().catch(() => undefined);
+      throw error;
+    }
+    return hub;
+  })();
+  let isClosing = false;
+  started.catch((error: unknown) => {
+    logger[isClosing ? 'debug' : 'error']({ err: error }, 'realtime did not start');
+  });
   let sockets: RealtimeSockets | undefined;
   return {
-    routes: createRealtimeRoutes({ hub, ring, logger, maxMessageBytes: config.maxMessageBytes }),
-    hub,
+    routes: createRealtimeRoutes({
+      hub: started,
+      ring,
+      logger,
+      maxMessageBytes: config.maxMessageBytes,
+    }),
+    started,
     attach(server) {
-      sockets = attachRealtimeSockets(server, { hub, ring, config, logger });
+      sockets = attachRealtimeSockets(server, { hub: started, ring, config, logger });
     },
     async close() {
+      isClosing = true;
       await sockets?.close();
-      await hub.close();
+      // A stop during the start lets it finish (its database calls are in flight), then closes.
+      const hub = await started.catch(() => undefined);
+      await hub?.close();
     },
   };
 }

@@ -82,9 +82,17 @@ class RateWindow {
 
 export function attachRealtimeSockets(
   server: Server,
-  options: { hub: Hub; ring: KeyRing; config: RealtimeConfig; logger: Logger },
+  options: {
+    /** The hub, or its start: a socket arriving before it has started waits for it. */
+    hub: Hub | Promise<Hub>;
+    ring: KeyRing;
+    config: RealtimeConfig;
+    logger: Logger;
+  },
 ): RealtimeSockets {
-  const { hub, ring, config, logger } = options;
+  const { ring, config, logger } = options;
+  const started = Promise.resolve(options.hub);
+  started.catch(() => undefined); // sockets are refused (503) when it failed
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: config.maxMessageBytes,
@@ -111,11 +119,18 @@ export function attachRealtimeSockets(
     if (apikey === '') return refuse(socket, 401, 'API key is missing');
     const checked = await checkToken(ring, apikey);
     if (!checked.ok) return refuse(socket, 401, checked.message);
+    let hub: Hub;
+    try {
+      hub = await started;
+    } catch {
+      return refuse(socket, 503, 'Realtime is unavailable');
+    }
     if (socket.destroyed) return;
-    wss.handleUpgrade(request, socket, head, (ws) => open(ws, vsn as ProtocolVersion, apikey));
+    if (closing) return refuse(socket, 503, 'Realtime is restarting, please standby');
+    wss.handleUpgrade(request, socket, head, (ws) => open(ws, vsn as ProtocolVersion, apikey, hub));
   };
 
-  const open = (ws: WebSocket, version: ProtocolVersion, apikey: string) => {
+  const open = (ws: WebSocket, version: ProtocolVersion, apikey: string, hub: Hub) => {
     const messages = new RateWindow();
     const joins = new RateWindow();
     let queue: Promise<void> = Promise.resolve();
