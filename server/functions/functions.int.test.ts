@@ -549,8 +549,13 @@ describe('Deno.env', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const refused = await fetch(functionUrl(second, 'open'), { method: 'POST' });
       expect(await rawRelayError(refused)).toMatchObject({ status: 503, code: 'SHUTTING_DOWN' });
-      // The server still answers the API while a function may need it.
-      expect((await fetch(`${second.url}/health`)).status).toBe(200);
+      // The server still answers the API while a function may need it (draining: /health says
+      // so with 503, decision 029, yet answers)…
+      expect((await fetch(`${second.url}/health`)).status).toBe(503);
+      const settings = await fetch(`${second.url}/auth/v1/settings`, {
+        headers: { apikey: second.anonKey },
+      });
+      expect(settings.status).toBe(200);
       const finished = await slow;
       expect(finished.status).toBe(200);
       expect(await finished.text()).toBe('slept 700 ms');
