@@ -273,6 +273,8 @@ export async function openPostgres(
       };
     },
     async close() {
+      // Closing twice is harmless (a stop racing a failed start, a test's clean-up).
+      if (isClosed) return;
       isClosed = true;
       clearTimeout(reconnectTimer);
       const opened = listener;

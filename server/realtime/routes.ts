@@ -18,7 +18,7 @@ import type { ChannelAuth } from './types';
 const MAX_BATCH = 100;
 const MAX_NAME_LENGTH = 255;
 
-function errorBody(c: Context, status: 400 | 401 | 404 | 413 | 422, error: string) {
+function errorBody(c: Context, status: 400 | 401 | 404 | 413 | 422 | 503, error: string) {
   return c.json({ error, message: error }, status);
 }
 
@@ -55,7 +55,24 @@ export function createRealtimeRoutes(options: {
 }): Hono {
   const { ring, maxMessageBytes } = options;
   const started = Promise.resolve(options.hub);
+  started.catch(() => undefined); // broadcasts are refused (503) when it failed
   const routes = new Hono();
+
+  /** Sends through the hub once it has started; 503 when it could not start. */
+  const broadcast = async (
+    c: Context,
+    caller: Parameters<Hub['broadcastFromApi']>[0],
+    messages: Parameters<Hub['broadcastFromApi']>[1],
+  ): Promise<Response> => {
+    let hub: Hub;
+    try {
+      hub = await started;
+    } catch {
+      return errorBody(c, 503, 'Realtime is unavailable');
+    }
+    await hub.broadcastFromApi(caller, messages);
+    return c.body(null, 202);
+  };
 
   const readBody = async (c: Context, limit: number): Promise<Buffer | Response> => {
     try {
@@ -115,8 +132,7 @@ export function createRealtimeRoutes(options: {
         isPrivate: message.private === true,
       });
     }
-    await (await started).broadcastFromApi(caller, messages);
-    return c.body(null, 202);
+    return broadcast(c, caller, messages);
   });
 
   routes.post('/api/broadcast/:topic/events/:event', async (c) => {
@@ -146,12 +162,9 @@ export function createRealtimeRoutes(options: {
     } else {
       return errorBody(c, 422, 'Content-Type must be application/json or application/octet-stream');
     }
-    await (
-      await started
-    ).broadcastFromApi(caller, [
+    return broadcast(c, caller, [
       { topic, event, body: messageBody, isPrivate: privateParam === 'true' },
     ]);
-    return c.body(null, 202);
   });
 
   routes.all('*', (c) => c.json({ error: 'Not Found', message: 'Route not found' }, 404));
