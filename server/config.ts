@@ -40,6 +40,7 @@ const platformEnvironmentSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  EMBEDDED_VACUUM_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
   PGLITE_EXTENSIONS: z
     .string()
     .trim()
@@ -233,6 +234,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Contrib extensions the embedded database loads (start-up cost each). */
   pgliteExtensions: string[];
+  /** How often the server vacuums and analyzes the embedded database (it has no autovacuum); 0 turns it off. */
+  embeddedVacuumIntervalMs: number;
   jwt: {
     secret: string | undefined;
     keys: string | undefined;
@@ -338,6 +341,7 @@ export function loadConfig(
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
     pgliteExtensions: values.PGLITE_EXTENSIONS,
+    embeddedVacuumIntervalMs: values.EMBEDDED_VACUUM_INTERVAL_MS,
     jwt: {
       secret: values.JWT_SECRET,
       keys: values.JWT_KEYS,

@@ -13,6 +13,7 @@ import { trackConnections } from './http/drain';
 import { createStaticSite, type StaticSite } from './http/static-site';
 import type { Keys } from './keys/load-keys';
 import type { Logger } from './logger';
+import { startEmbeddedVacuum } from './db/embedded-vacuum';
 import { startMailSender } from './mail/sender';
 import { startRealtime } from './realtime/service';
 import { createRestService } from './rest/routes';
@@ -224,6 +225,12 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     maintenance: () => pruneRateLimits(db),
   });
 
+  // PGlite has no autovacuum: the server does its work (decision 031).
+  const vacuum = startEmbeddedVacuum(db, {
+    intervalMs: config.embeddedVacuumIntervalMs,
+    logger,
+  });
+
   let closing: Promise<{ complete: boolean }> | undefined;
   return {
     url,
@@ -282,6 +289,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
         sampleRecordings,
         realtimeClosed,
         senderStopped,
+        vacuum.stop(),
         httpClosed.then(() => storage.close()),
         rest.stop(),
       ]).then(([complete]) => ({ complete }));
