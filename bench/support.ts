@@ -137,3 +137,79 @@ export async function runClosedLoop(
   );
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
+
+/** One round of one side: how many calls per second, and the latency percentiles in ms. */
+export interface RoundResult {
+  rate: number;
+  p50: number;
+  p99: number;
+  n: number;
+}
+
+export function roundResult(result: { latencies: number[]; seconds: number }): RoundResult {
+  return {
+    rate: result.latencies.length / result.seconds,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    n: result.latencies.length,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** `median (min–max)` of a series, with `digits` decimals. */
+export function spread(values: number[], digits = 0): string {
+  if (values.length === 0) return '—';
+  const format = (value: number) => value.toFixed(digits);
+  return `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+}
+
+/** How many alternating rounds, and how long each side of a round runs (BENCH_ROUNDS, BENCH_SECONDS). */
+export function roundSettings(defaults = { rounds: 5, seconds: 4 }): {
+  rounds: number;
+  durationMs: number;
+} {
+  return {
+    rounds: Number(process.env.BENCH_ROUNDS ?? defaults.rounds),
+    durationMs: Number(process.env.BENCH_SECONDS ?? defaults.seconds) * 1000,
+  };
+}
+
+/**
+ * Prints one line per side: rate, p50 and p99 as medians over the rounds with
+ * their min–max; and for every side after the first that is named in `ratioTo`,
+ * our share of it (the median of the per-round ratios, with their min–max).
+ */
+export function printSides(
+  title: string,
+  sides: { label: string; rounds: RoundResult[] }[],
+  unit = 'req/s',
+): void {
+  console.log(`  ${title}`);
+  const [ours] = sides;
+  for (const side of sides) {
+    const rates = side.rounds.map((round) => round.rate);
+    let share = '';
+    if (ours && side !== ours && ours.rounds.length === side.rounds.length) {
+      const ratios = ours.rounds.map((round, index) => round.rate / side.rounds[index]!.rate);
+      share = `   ours/this ${spread(
+        ratios.map((ratio) => ratio * 100),
+        0,
+      )} %`;
+    }
+    console.log(
+      `    ${side.label.padEnd(50)} ${spread(rates).padStart(18)} ${unit}   p50 ${spread(
+        side.rounds.map((round) => round.p50),
+        1,
+      ).padStart(17)} ms   p99 ${spread(
+        side.rounds.map((round) => round.p99),
+        1,
+      ).padStart(17)} ms${share}`,
+    );
+  }
+}
