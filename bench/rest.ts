@@ -33,6 +33,8 @@ import {
   freePort,
   loadSchema,
   onEachEngine,
+  measuredRound,
+  parentPid,
   printSides,
   roundResult,
   roundSettings,
@@ -46,6 +48,8 @@ const CONCURRENCY = 20;
 const AUTHORS = 100;
 const POSTS = 10_000;
 const { rounds: ROUNDS, durationMs: DURATION_MS } = roundSettings();
+// BENCH_PROFILE=1: only the data API's single-row select, e.g. with BENCH_NODE_ARGS=--cpu-prof.
+const PROFILE_ONLY = process.env.BENCH_PROFILE === '1';
 
 const SCHEMA = `
 create table if not exists public.bench_authors (id integer primary key, name text not null);
@@ -229,6 +233,14 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
     await waitForHealth(base, server);
     raw = await openRaw(dataDir, databaseUrl);
 
+    const backend = databaseUrl
+      ? ((await raw.script('select pg_backend_pid() as pid')) as { rows: { pid: number }[] })
+          .rows[0]!.pid
+      : undefined;
+    const pids = {
+      server: server.pid,
+      postmaster: backend === undefined ? undefined : parentPid(backend),
+    };
     const headers = { apikey: config.anonKey, authorization: `Bearer ${token}` };
     const claims = decodeClaims(token);
     // The headers as the server sees them (lower-case; without authorization, as in request.headers).
@@ -261,19 +273,28 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
       withSettings: [] as RoundResult[],
     }));
     const inserts: RoundResult[] = [];
+    if (PROFILE_ONLY) {
+      const result = roundResult(
+        await runClosedLoop(CONCURRENCY, DURATION_MS, sides(READS[0]!, 0).ours),
+      );
+      console.log(`\n${engine}: data API, ${READS[0]!.label}: ${result.rate.toFixed(0)} req/s`);
+      return;
+    }
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [statement, read] of READS.entries()) {
         const run = sides(read, statement);
         const into = results[statement]!;
-        into.ours.push(roundResult(await runClosedLoop(CONCURRENCY, DURATION_MS, run.ours)));
-        into.plain.push(roundResult(await runClosedLoop(CONCURRENCY, DURATION_MS, run.plain)));
+        into.ours.push(await measuredRound(CONCURRENCY, DURATION_MS, run.ours, pids));
+        into.plain.push(await measuredRound(CONCURRENCY, DURATION_MS, run.plain, pids));
         into.withSettings.push(
-          roundResult(await runClosedLoop(CONCURRENCY, DURATION_MS, run.withSettings)),
+          await measuredRound(CONCURRENCY, DURATION_MS, run.withSettings, pids),
         );
       }
       inserts.push(
-        roundResult(
-          await runClosedLoop(CONCURRENCY, DURATION_MS, async (index) => {
+        await measuredRound(
+          CONCURRENCY,
+          DURATION_MS,
+          async (index) => {
             const status = await client.call(
               'POST',
               '/rest/v1/bench_posts',
@@ -285,7 +306,8 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
               }),
             );
             if (status !== 201) throw new Error(`insert: ${status}`);
-          }),
+          },
+          pids,
         ),
       );
     }
