@@ -1,7 +1,7 @@
 // What the benchmarks share: the built server's entry, free ports, percentiles,
 // waiting for /health, and running a benchmark on each database engine.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,4 +136,150 @@ export async function runClosedLoop(
     }),
   );
   return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+/** One round of one side: how many calls per second, and the latency percentiles in ms. */
+export interface RoundResult {
+  rate: number;
+  p50: number;
+  p99: number;
+  n: number;
+  /** CPU time per call, in µs: the server process, this process, the database's backends. */
+  cpu?: { server: number; bench: number; database: number };
+}
+
+export function roundResult(result: { latencies: number[]; seconds: number }): RoundResult {
+  return {
+    rate: result.latencies.length / result.seconds,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    n: result.latencies.length,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** `median (min–max)` of a series, with `digits` decimals. */
+export function spread(values: number[], digits = 0): string {
+  if (values.length === 0) return '—';
+  const format = (value: number) => value.toFixed(digits);
+  return `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+}
+
+/** How many alternating rounds, and how long each side of a round runs (BENCH_ROUNDS, BENCH_SECONDS). */
+export function roundSettings(defaults = { rounds: 5, seconds: 4 }): {
+  rounds: number;
+  durationMs: number;
+} {
+  return {
+    rounds: Number(process.env.BENCH_ROUNDS ?? defaults.rounds),
+    durationMs: Number(process.env.BENCH_SECONDS ?? defaults.seconds) * 1000,
+  };
+}
+
+/**
+ * Prints one line per side: rate, p50 and p99 as medians over the rounds with
+ * their min–max; and for every side after the first that is named in `ratioTo`,
+ * our share of it (the median of the per-round ratios, with their min–max).
+ */
+export function printSides(
+  title: string,
+  sides: { label: string; rounds: RoundResult[] }[],
+  unit = 'req/s',
+): void {
+  console.log(`  ${title}`);
+  const [ours] = sides;
+  for (const side of sides) {
+    const rates = side.rounds.map((round) => round.rate);
+    let share = '';
+    if (ours && side !== ours && ours.rounds.length === side.rounds.length) {
+      const ratios = ours.rounds.map((round, index) => round.rate / side.rounds[index]!.rate);
+      share = `   ours/this ${spread(
+        ratios.map((ratio) => ratio * 100),
+        0,
+      )} %`;
+    }
+    const cpu = side.rounds.every((round) => round.cpu)
+      ? `   CPU µs/call: server ${median(side.rounds.map((round) => round.cpu!.server)).toFixed(0)}, bench ${median(side.rounds.map((round) => round.cpu!.bench)).toFixed(0)}, database ${median(side.rounds.map((round) => round.cpu!.database)).toFixed(0)}`
+      : '';
+    console.log(
+      `    ${side.label.padEnd(50)} ${spread(rates).padStart(18)} ${unit}   p50 ${spread(
+        side.rounds.map((round) => round.p50),
+        1,
+      ).padStart(17)} ms   p99 ${spread(
+        side.rounds.map((round) => round.p99),
+        1,
+      ).padStart(17)} ms${share}${cpu}`,
+    );
+  }
+}
+
+/** CPU time (user + system, all threads) a process has used, in ms; 0 when /proc is not there. */
+export function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat (counted from 1), in clock ticks (100 Hz).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time of every child process of `parentPid` (a PostgreSQL postmaster's backends), in ms. */
+export function childrenCpuMs(parentPid: number | undefined): number {
+  if (parentPid === undefined) return 0;
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === parentPid) total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** The parent of a process (a backend's postmaster). */
+export function parentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a closed loop and also counts the CPU time it took per call: the server
+ * process's (every thread), this process's, and the database backends' (children of
+ * `postmasterPid`, PostgreSQL only).
+ */
+export async function measuredRound(
+  concurrency: number,
+  durationMs: number,
+  task: (index: number) => Promise<unknown>,
+  pids: { server?: number; postmaster?: number },
+): Promise<RoundResult> {
+  const server = processCpuMs(pids.server);
+  const bench = process.cpuUsage();
+  const database = childrenCpuMs(pids.postmaster);
+  const result = roundResult(await runClosedLoop(concurrency, durationMs, task));
+  const benchUsed = process.cpuUsage(bench);
+  const perCall = (ms: number) => (ms * 1000) / Math.max(1, result.n);
+  result.cpu = {
+    server: perCall(processCpuMs(pids.server) - server),
+    bench: perCall((benchUsed.user + benchUsed.system) / 1000),
+    database: perCall(childrenCpuMs(pids.postmaster) - database),
+  };
+  return result;
 }
