@@ -99,9 +99,11 @@ const supabaseKey = Object.keys(manifest).find(
 );
 if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own in the build');
 
+// The Supabase client and the page's first reads come first: the session and the data are
+// asked for while the page's own code still downloads (prefetchRouteData in src/main.tsx).
 function shellPreloads(moduleKeys) {
   const files = new Set();
-  for (const key of [...moduleKeys, supabaseKey]) chunkFiles(key, files);
+  for (const key of [supabaseKey, ...moduleKeys]) chunkFiles(key, files);
   return [
     '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
     ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
@@ -109,11 +111,13 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
+/** The first reads of the calls pages (the route table's `handle.data`). */
+const callsData = 'src/features/calls/api/prefetch.ts';
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
   { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
-  { path: '/dashboard', modules: [portal, 'src/app/routes/dashboard.tsx'] },
-  { path: '/dashboard/calls', modules: [portal, 'src/app/routes/dashboard-calls.tsx'] },
+  { path: '/dashboard', modules: [callsData, portal, 'src/app/routes/dashboard.tsx'] },
+  { path: '/dashboard/calls', modules: [callsData, portal, 'src/app/routes/dashboard-calls.tsx'] },
   { path: '/dashboard/connect', modules: [portal, 'src/app/routes/dashboard-connect.tsx'] },
   { path: '/dashboard/agent', modules: [portal, 'src/app/routes/dashboard-agent.tsx'] },
   { path: '/dashboard/numbers', modules: [portal, 'src/app/routes/dashboard-numbers.tsx'] },
