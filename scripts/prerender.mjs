@@ -111,7 +111,7 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
-/** The first reads of the calls pages (the route table's `handle.data`). */
+/** The first reads of the calls pages (the route table's `handle.data`; /admin's and /partner-portal's below). */
 const callsData = 'src/features/calls/api/prefetch.ts';
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
@@ -124,7 +124,10 @@ const shellPages = [
   { path: '/dashboard/knowledge', modules: [portal, 'src/app/routes/dashboard-knowledge.tsx'] },
   { path: '/dashboard/team', modules: [portal, 'src/app/routes/dashboard-team.tsx'] },
   { path: '/dashboard/settings', modules: [portal, 'src/app/routes/account-settings.tsx'] },
-  { path: '/partner-portal', modules: [portal, 'src/app/routes/partner-portal.tsx'] },
+  {
+    path: '/partner-portal',
+    modules: ['src/features/partners/api/prefetch.ts', portal, 'src/app/routes/partner-portal.tsx'],
+  },
   {
     path: '/partner-portal/referrals',
     modules: [portal, 'src/app/routes/partner-portal-referrals.tsx'],
@@ -138,7 +141,10 @@ const shellPages = [
     modules: [portal, 'src/app/routes/partner-portal-commissions.tsx'],
   },
   { path: '/partner-portal/assets', modules: [portal, 'src/app/routes/partner-portal-assets.tsx'] },
-  { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
+  {
+    path: '/admin',
+    modules: ['src/features/admin/api/prefetch.ts', portal, 'src/app/routes/admin.tsx'],
+  },
   { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
   { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },

@@ -43,6 +43,14 @@ function pageCode(page: OnDemandComponent, data?: RouteHandle['data']): RouteHan
 const signedInData = async () => {
   await startAuth().catch(() => undefined);
 };
+const adminOverviewData = async (search: string) => {
+  const { prefetchAdminOverview } = await import('@/features/admin/api/prefetch');
+  await prefetchAdminOverview(search);
+};
+const partnerSummaryData = async (search: string) => {
+  const { prefetchPartnerSummary } = await import('@/features/partners/api/prefetch');
+  await prefetchPartnerSummary(search);
+};
 const callsData = (view: 'overview' | 'list') => async (search: string) => {
   const { prefetchCallsView } = await import('@/features/calls/api/prefetch');
   await prefetchCallsView(view, search);
@@ -239,7 +247,7 @@ export const routes: RouteObject[] = [
             // Any signed-in user: partners get the portal, others how to join.
             path: paths.partnerPortal,
             element: <SignedInPage page={PartnerPortalPage} pageKey={paths.partnerPortal} />,
-            handle: pageCode(PartnerPortalPage),
+            handle: pageCode(PartnerPortalPage, partnerSummaryData),
           },
           {
             path: paths.partnerReferrals,
@@ -268,7 +276,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.admin,
             element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
-            handle: pageCode(AdminPage),
+            handle: pageCode(AdminPage, adminOverviewData),
           },
           {
             path: paths.adminLeads,
