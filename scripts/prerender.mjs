@@ -99,9 +99,11 @@ const supabaseKey = Object.keys(manifest).find(
 );
 if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own in the build');
 
+// The Supabase client and the page's first reads come first: the session and the data are
+// asked for while the page's own code still downloads (prefetchRouteData in src/main.tsx).
 function shellPreloads(moduleKeys) {
   const files = new Set();
-  for (const key of [...moduleKeys, supabaseKey]) chunkFiles(key, files);
+  for (const key of [supabaseKey, ...moduleKeys]) chunkFiles(key, files);
   return [
     '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
     ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
@@ -109,18 +111,23 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
+/** The first reads of the calls pages (the route table's `handle.data`; /admin's and /partner-portal's below). */
+const callsData = 'src/features/calls/api/prefetch.ts';
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
   { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
-  { path: '/dashboard', modules: [portal, 'src/app/routes/dashboard.tsx'] },
-  { path: '/dashboard/calls', modules: [portal, 'src/app/routes/dashboard-calls.tsx'] },
+  { path: '/dashboard', modules: [callsData, portal, 'src/app/routes/dashboard.tsx'] },
+  { path: '/dashboard/calls', modules: [callsData, portal, 'src/app/routes/dashboard-calls.tsx'] },
   { path: '/dashboard/connect', modules: [portal, 'src/app/routes/dashboard-connect.tsx'] },
   { path: '/dashboard/agent', modules: [portal, 'src/app/routes/dashboard-agent.tsx'] },
   { path: '/dashboard/numbers', modules: [portal, 'src/app/routes/dashboard-numbers.tsx'] },
   { path: '/dashboard/knowledge', modules: [portal, 'src/app/routes/dashboard-knowledge.tsx'] },
   { path: '/dashboard/team', modules: [portal, 'src/app/routes/dashboard-team.tsx'] },
   { path: '/dashboard/settings', modules: [portal, 'src/app/routes/account-settings.tsx'] },
-  { path: '/partner-portal', modules: [portal, 'src/app/routes/partner-portal.tsx'] },
+  {
+    path: '/partner-portal',
+    modules: ['src/features/partners/api/prefetch.ts', portal, 'src/app/routes/partner-portal.tsx'],
+  },
   {
     path: '/partner-portal/referrals',
     modules: [portal, 'src/app/routes/partner-portal-referrals.tsx'],
@@ -134,7 +141,10 @@ const shellPages = [
     modules: [portal, 'src/app/routes/partner-portal-commissions.tsx'],
   },
   { path: '/partner-portal/assets', modules: [portal, 'src/app/routes/partner-portal-assets.tsx'] },
-  { path: '/admin', modules: [portal, 'src/app/routes/admin.tsx'] },
+  {
+    path: '/admin',
+    modules: ['src/features/admin/api/prefetch.ts', portal, 'src/app/routes/admin.tsx'],
+  },
   { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
   { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },

@@ -4,6 +4,7 @@ import { RouteLoading } from '@/components/ui/route-loading';
 import { paths } from '@/config/paths';
 import { onDemand as onDemandComponent, type OnDemandComponent } from '@/lib/on-demand';
 import { RouteErrorBoundary } from './error-boundary';
+import { startAuth } from '@/lib/auth/auth-store';
 import { MarketingLayout } from './marketing-layout';
 import { RequireAuth } from './require-auth';
 import { RootLayout } from './root-layout';
@@ -24,10 +25,36 @@ function onDemand(Page: OnDemandComponent, key: string): RouteObject['element'] 
   );
 }
 
-/** A route's `handle`: the code it renders, for preloadRoute. */
-function pageCode(page: OnDemandComponent): { page: OnDemandComponent } {
-  return { page };
+/**
+ * A route's `handle`: the code it renders, for preloadRoute, and optionally
+ * what its first view reads, for prefetchRouteData (the reads' code loads on
+ * demand too, so none of it enters the landing page's bundle).
+ */
+interface RouteHandle {
+  page?: OnDemandComponent;
+  data?: (search: string) => Promise<void>;
 }
+
+function pageCode(page: OnDemandComponent, data?: RouteHandle['data']): RouteHandle {
+  return data ? { page, data } : { page };
+}
+
+/** Every signed-in page needs the session: it is read from storage while the page's code loads. */
+const signedInData = async () => {
+  await startAuth().catch(() => undefined);
+};
+const adminOverviewData = async (search: string) => {
+  const { prefetchAdminOverview } = await import('@/features/admin/api/prefetch');
+  await prefetchAdminOverview(search);
+};
+const partnerSummaryData = async (search: string) => {
+  const { prefetchPartnerSummary } = await import('@/features/partners/api/prefetch');
+  await prefetchPartnerSummary(search);
+};
+const callsData = (view: 'overview' | 'list') => async (search: string) => {
+  const { prefetchCallsView } = await import('@/features/calls/api/prefetch');
+  await prefetchCallsView(view, search);
+};
 
 /**
  * A signed-in page behind RequireAuth. Its code starts loading while the
@@ -169,17 +196,17 @@ export const routes: RouteObject[] = [
       {
         // The signed-in areas. Who may see each is decided here (RequireAuth, in SignedInPage).
         element: onDemand(PortalLayout, 'portal'),
-        handle: pageCode(PortalLayout),
+        handle: pageCode(PortalLayout, signedInData),
         children: [
           {
             path: paths.dashboard,
             element: <SignedInPage page={DashboardPage} pageKey={paths.dashboard} />,
-            handle: pageCode(DashboardPage),
+            handle: pageCode(DashboardPage, callsData('overview')),
           },
           {
             path: paths.calls,
             element: <SignedInPage page={DashboardCallsPage} pageKey={paths.calls} />,
-            handle: pageCode(DashboardCallsPage),
+            handle: pageCode(DashboardCallsPage, callsData('list')),
           },
           {
             path: paths.callDetail,
@@ -220,7 +247,7 @@ export const routes: RouteObject[] = [
             // Any signed-in user: partners get the portal, others how to join.
             path: paths.partnerPortal,
             element: <SignedInPage page={PartnerPortalPage} pageKey={paths.partnerPortal} />,
-            handle: pageCode(PartnerPortalPage),
+            handle: pageCode(PartnerPortalPage, partnerSummaryData),
           },
           {
             path: paths.partnerReferrals,
@@ -249,7 +276,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.admin,
             element: <SignedInPage page={AdminPage} pageKey={paths.admin} role="admin" />,
-            handle: pageCode(AdminPage),
+            handle: pageCode(AdminPage, adminOverviewData),
           },
           {
             path: paths.adminLeads,
@@ -347,10 +374,24 @@ export const routes: RouteObject[] = [
  */
 export async function preloadRoute(pathname: string): Promise<void> {
   const pages = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
-    const handle = route.handle as { page?: OnDemandComponent } | undefined;
+    const handle = route.handle as RouteHandle | undefined;
     return handle?.page ? [handle.page] : [];
   });
   await Promise.allSettled(pages.map((page) => page.preload()));
+}
+
+/**
+ * Starts what the levels `pathname` renders read first (the session, then the
+ * page's data), beside their code rather than after it: the page's queries
+ * then find their reads in flight. Never rejects; a failed read is the page's
+ * to report when it asks again.
+ */
+export async function prefetchRouteData(pathname: string, search: string): Promise<void> {
+  const reads = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const handle = route.handle as RouteHandle | undefined;
+    return handle?.data ? [handle.data(search)] : [];
+  });
+  await Promise.allSettled(reads);
 }
 
 /**

@@ -46,7 +46,7 @@ export async function findMyWorkspace(userId: string): Promise<Workspace | null>
 const REMEMBERED_KEY = 'cervana:workspace';
 const rememberedSchema = z.object({ userId: z.string(), workspace: workspaceSchema });
 
-function rememberedWorkspace(userId: string): Workspace | undefined {
+export function rememberedWorkspace(userId: string): Workspace | undefined {
   try {
     const remembered = rememberedSchema.safeParse(
       JSON.parse(localStorage.getItem(REMEMBERED_KEY) ?? 'null'),

@@ -3,11 +3,12 @@ import { Link } from 'react-router';
 import { useCallPage } from '../api/list-calls';
 import type { CallsLive } from '../api/use-calls-live';
 import type { CallsQueryArgs } from '../model/filters';
+import { RECENT_CALLS } from '../model/call-list';
 import { CallList } from './call-list';
 import { CallsListSkeleton } from './calls-skeletons';
 import { QueryError } from '@/components/data/query-error';
 
-export const RECENT_CALLS = 5;
+export { RECENT_CALLS };
 
 /** The period's five latest calls (new ones arrive live), and the way to all of them. */
 export function RecentCalls({

@@ -51,6 +51,8 @@ export const SORT_LABELS: Record<CallSort, string> = {
 export type PageCursor = { edge: 'after' | 'before'; value: string; id: string };
 
 export const PAGE_SIZE = 25;
+/** The dashboard's latest calls. */
+export const RECENT_CALLS = 5;
 export const CURSOR_PARAMS = ['after', 'before'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
