@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compile, optimize } from '@tailwindcss/node';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const clientDir = path.join(root, 'dist', 'client');
@@ -35,6 +36,36 @@ const css = await readFile(path.join(clientDir, stylesheet[1]), 'utf8');
 const fontFile = /url\((\/assets\/inter-latin-400-700-[^)]+\.woff2)\)/.exec(css)?.[1];
 if (!fontFile) throw new Error('the Inter font is missing from the stylesheet');
 
+// A prerendered page inlines only the CSS its own HTML uses (Tailwind run again on
+// the classes in that HTML: about half the stylesheet), and the bootstrap below adds
+// the whole stylesheet with the app's code, before anything can render other classes.
+const stylesheetSource = path.join(root, 'src', 'index.css');
+const compiler = await compile(await readFile(stylesheetSource, 'utf8'), {
+  base: path.dirname(stylesheetSource),
+  onDependency: () => undefined,
+});
+const builtFontUrl = /url\((\.\/assets\/fonts\/inter-latin-400-700\.woff2)\)/;
+
+function decodeAttribute(value) {
+  return value
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#x27;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
+function pageStylesheet(body) {
+  const candidates = new Set();
+  for (const match of body.matchAll(/\sclass="([^"]*)"/g)) {
+    for (const name of decodeAttribute(match[1]).split(/\s+/)) if (name) candidates.add(name);
+  }
+  const pageCss = optimize(compiler.build([...candidates]), { minify: true }).code;
+  if (!builtFontUrl.test(pageCss))
+    throw new Error('the Inter font is missing from a page stylesheet');
+  return pageCss.replace(builtFontUrl, `url(${fontFile})`).replace(/^\/\*![^*]*\*\/\s*/, '');
+}
+
 // Prerendered pages are complete without JavaScript, so the app's code starts
 // downloading right after the first paint instead of competing with it. The
 // bootstrap is inline; the server allows exactly it through its CSP hash.
@@ -45,6 +76,7 @@ const modulePreloads = [
 ];
 const bootstrap =
   `(function(){var d=document,started=false;function start(){if(started)return;started=true;` +
+  `var c=d.createElement('link');c.rel='stylesheet';c.href=${JSON.stringify(stylesheet[1])};d.head.appendChild(c);` +
   `${JSON.stringify(modulePreloads.map((match) => match[1]))}.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;d.head.appendChild(l)});` +
   `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entryScript[1])};d.head.appendChild(s)}` +
   // After the first contentful paint (or after a second, without paint timing or in a hidden tab).
@@ -59,12 +91,13 @@ function withDeferredScripts(html) {
 }
 
 function page({ head, body, prerendered, preloads = [] }) {
+  const inlineCss = prerendered ? pageStylesheet(body) : css;
   const html = template
     .replace('</head>', `${preloads.map((link) => `  ${link}\n`).join('')}  </head>`)
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
     .replace(
       stylesheet[0],
-      `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    <style>${css}</style>`,
+      `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    <style>${inlineCss}</style>`,
     )
     .replace(
       '<div id="root"></div>',
