@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -133,6 +133,24 @@ interface Answer {
   body: string;
 }
 
+/** Reads a whole response: status, headers, the body as bytes and as text. */
+function collect(response: IncomingMessage): Promise<Answer & { raw: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body: raw.toString('utf8'),
+        raw,
+      });
+    });
+    response.on('error', reject);
+  });
+}
+
 /** One request on `agent`'s connections; rejects on a reset or a connection closed early. */
 function send(
   server: Started,
@@ -154,15 +172,7 @@ function send(
           ...(payload ? { 'Content-Type': 'application/json' } : {}),
         },
       },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-        );
-        response.on('error', reject);
-      },
+      (response) => void collect(response).then(resolve, reject),
     );
     outgoing.on('error', reject);
     if (onSent) outgoing.on('finish', onSent);
@@ -200,15 +210,7 @@ function slowUpload(server: Started, name: string, onStarted: () => void): Promi
         'Content-Length': bytes.length,
       },
     });
-    outgoing.on('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-      );
-      response.on('error', reject);
-    });
+    outgoing.on('response', (response) => void collect(response).then(resolve, reject));
     outgoing.on('error', reject);
     let offset = 0;
     const next = () => {
@@ -415,20 +417,7 @@ function sendAsService(
         ...(payload ? { 'Content-Type': 'application/json' } : {}),
       },
     });
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: raw.toString('utf8'),
-          raw,
-        });
-      });
-      response.on('error', reject);
-    });
+    outgoing.on('response', (response) => void collect(response).then(resolve, reject));
     outgoing.on('error', reject);
     outgoing.end(payload);
   });
