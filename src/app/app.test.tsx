@@ -4,6 +4,7 @@ import { Toaster, VISIBLE_TOASTS, showToast } from '@/components/ui/toaster';
 import { GC_TIME_MS, STALE_TIME_MS, createQueryClient } from '@/lib/query-client';
 import { renderAsync } from '@/testing/render';
 import { App } from './app';
+import { landingSections } from './routes/landing';
 
 describe('the app providers', () => {
   it('keeps data fresh for 5 minutes and in memory for 10', () => {
@@ -29,5 +30,8 @@ describe('the app providers', () => {
     window.history.pushState({}, '', '/');
     await renderAsync(<App />);
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(/customer success/i);
+    // The sections below the hero load on their own; let every import finish
+    // inside the test, or one lands after the environment is torn down.
+    await act(() => Promise.all(landingSections.map((section) => section.loader())));
   });
 });
