@@ -39,7 +39,10 @@ export interface RestRequest {
   schema: string;
   role: RequestRole;
   preferences: Preferences;
-  search: URLSearchParams;
+  /** The query string as sent (after `?`, empty without one). */
+  rawQuery: string;
+  /** The parsed query string (parsed on first use: a cached read never needs it). */
+  readonly search: URLSearchParams;
 }
 
 /** The request's schema: `Accept-Profile` (reads) or `Content-Profile` (writes), else the default. */
@@ -64,8 +67,22 @@ export async function prepareRequest(c: Context, deps: RestDependencies): Promis
   const schema = requestSchema(c, deps.schemas);
   const preferences = parsePreferences(c.req.header('prefer'));
   const cache = await deps.schemaCache();
-  const url = new URL(c.req.url);
-  return { c, deps, cache, schema, role, preferences, search: url.searchParams };
+  const url = c.req.url;
+  const queryStart = url.indexOf('?');
+  let search: URLSearchParams | undefined;
+  return {
+    c,
+    deps,
+    cache,
+    schema,
+    role,
+    preferences,
+    rawQuery: queryStart === -1 ? '' : url.slice(queryStart + 1),
+    get search() {
+      search ??= new URL(url).searchParams;
+      return search;
+    },
+  };
 }
 
 export function findRelation(request: RestRequest, name: string): Relation {
