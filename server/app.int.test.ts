@@ -306,6 +306,38 @@ describe('the Supabase mount points', () => {
     }
   });
 
+  it('answer /rest/v1 through the lighter path with the same status, headers and body as the general one', async () => {
+    // `/%72est/v1/…` is routed to the data API by the general app (the lighter path only takes
+    // paths that start with /rest/v1/ as sent), so both paths answer the same request.
+    for (const [path, init] of [
+      ['/todos?select=id', {}],
+      ['/todos', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }],
+      ['/rpc/nope', { method: 'PUT' }],
+      ['/anything', { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } }],
+    ] as const) {
+      const answers = await Promise.all(
+        ['/rest/v1', '/%72est/v1'].map(async (mount) => {
+          const response = await fetch(`${server.url}${mount}${path}`, {
+            ...init,
+            headers: {
+              origin: 'https://app.example.com',
+              'x-forwarded-proto': 'https',
+              ...init.headers,
+            },
+          });
+          const headers = Object.fromEntries(
+            [...response.headers].filter(([name]) => name !== 'date'),
+          );
+          return { status: response.status, headers, body: await response.text() };
+        }),
+      );
+      expect(answers[0], path).toEqual(answers[1]);
+      expect(answers[0]!.headers['content-security-policy'], path).toContain("default-src 'self'");
+      expect(answers[0]!.headers['strict-transport-security'], path).toBeDefined();
+      expect(answers[0]!.headers['access-control-allow-origin'], path).toBe('*');
+    }
+  });
+
   it('exist, answering in their own wire shapes', async () => {
     expect(await (await get('/auth/v1/health')).json()).toMatchObject({ name: 'GoTrue' });
     const rest = await get('/rest/v1/todos');

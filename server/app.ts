@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createAuthRoutes } from './auth/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -45,7 +45,7 @@ export function createApp(dependencies: AppDependencies): Hono {
   const startedAt = dependencies.startedAt ?? Date.now();
   const app = new Hono();
 
-  app.use('*', async (c, next) => {
+  const requestLog: MiddlewareHandler = async (c, next) => {
     const started = performance.now();
     await next();
     const path = c.req.path;
@@ -59,18 +59,16 @@ export function createApp(dependencies: AppDependencies): Hono {
       },
       'request',
     );
+  };
+  const security = securityHeaders({
+    apiUrl: config.apiUrl,
+    schedulerUrl: config.scheduler.url,
+    schedulerScriptUrl: config.scheduler.scriptUrl,
+    trustProxy: config.trustProxy,
+    scriptHashes: site.scriptHashes,
   });
-
-  app.use(
-    '*',
-    securityHeaders({
-      apiUrl: config.apiUrl,
-      schedulerUrl: config.scheduler.url,
-      schedulerScriptUrl: config.scheduler.scriptUrl,
-      trustProxy: config.trustProxy,
-      scriptHashes: site.scriptHashes,
-    }),
-  );
+  app.use('*', requestLog);
+  app.use('*', security);
 
   const lifecycle = dependencies.lifecycle ?? { isListening: () => true, isDraining: () => false };
   const noStore = { 'Cache-Control': 'no-store' };
@@ -160,11 +158,38 @@ export function createApp(dependencies: AppDependencies): Hono {
     errorResponse(c, new HttpError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)),
   );
 
-  app.onError((error, c) => {
+  const onError = (error: Error, c: Context) => {
     if (error instanceof HttpError) return errorResponse(c, error);
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return errorResponse(c, new HttpError(500, 'internal_error', 'Internal server error'));
-  });
+  };
+  app.onError(onError);
+
+  // The data API's lighter path (decision 032): a request under /rest/v1/ goes to an app that
+  // holds only the data API's routes, behind the same request log, security headers and CORS,
+  // instead of being matched against every route of the server. What it answers is the same.
+  const restOnly = new Hono();
+  restOnly.use('*', requestLog);
+  restOnly.use('*', security);
+  restOnly.use('/rest/v1/*', supabaseCors());
+  restOnly.route('/rest/v1', dependencies.rest.routes);
+  restOnly.notFound((c) =>
+    errorResponse(c, new HttpError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}`)),
+  );
+  restOnly.onError(onError);
+  const general = app.fetch;
+  app.fetch = (request, env, executionCtx) =>
+    isRestRequest(request.url)
+      ? restOnly.fetch(request, env, executionCtx)
+      : general(request, env, executionCtx);
 
   return app;
+}
+
+/** Whether the URL's path starts with `/rest/v1/` as sent (no percent-decoding needed). */
+function isRestRequest(url: string): boolean {
+  const scheme = url.indexOf('://');
+  if (scheme === -1) return false;
+  const path = url.indexOf('/', scheme + 3);
+  return path !== -1 && url.startsWith('/rest/v1/', path);
 }
