@@ -144,8 +144,10 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
-/** The first reads of the calls pages (the route table's `handle.data`; /admin's and /partner-portal's below). */
+/** The first reads of the calls pages (the route table's `handle.data`; the admin's and the partner portal's below). */
 const callsData = 'src/features/calls/api/prefetch.ts';
+/** An admin list's first reads live beside its queries (`prefetch…View` in its API module). */
+const adminData = (name) => `src/features/admin/api/${name}.ts`;
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
   { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
@@ -163,7 +165,11 @@ const shellPages = [
   },
   {
     path: '/partner-portal/referrals',
-    modules: [portal, 'src/app/routes/partner-portal-referrals.tsx'],
+    modules: [
+      'src/features/partners/api/partner-referrals.ts',
+      portal,
+      'src/app/routes/partner-portal-referrals.tsx',
+    ],
   },
   {
     path: '/partner-portal/registrations',
@@ -171,21 +177,40 @@ const shellPages = [
   },
   {
     path: '/partner-portal/commissions',
-    modules: [portal, 'src/app/routes/partner-portal-commissions.tsx'],
+    modules: [
+      'src/features/partners/api/commissions.ts',
+      portal,
+      'src/app/routes/partner-portal-commissions.tsx',
+    ],
   },
   { path: '/partner-portal/assets', modules: [portal, 'src/app/routes/partner-portal-assets.tsx'] },
   {
     path: '/admin',
     modules: ['src/features/admin/api/prefetch.ts', portal, 'src/app/routes/admin.tsx'],
   },
-  { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
+  {
+    path: '/admin/leads',
+    modules: [adminData('leads-list'), portal, 'src/app/routes/admin-leads.tsx'],
+  },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
-  { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },
-  { path: '/admin/emails', modules: [portal, 'src/app/routes/admin-emails.tsx'] },
-  { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
-  { path: '/admin/bookings', modules: [portal, 'src/app/routes/admin-bookings.tsx'] },
+  {
+    path: '/admin/partners',
+    modules: [adminData('partners'), portal, 'src/app/routes/admin-partners.tsx'],
+  },
+  {
+    path: '/admin/emails',
+    modules: [adminData('email-log'), portal, 'src/app/routes/admin-emails.tsx'],
+  },
+  { path: '/admin/users', modules: [adminData('users'), portal, 'src/app/routes/admin-users.tsx'] },
+  {
+    path: '/admin/bookings',
+    modules: [adminData('bookings'), portal, 'src/app/routes/admin-bookings.tsx'],
+  },
   { path: '/admin/availability', modules: [portal, 'src/app/routes/admin-availability.tsx'] },
-  { path: '/admin/commissions', modules: [portal, 'src/app/routes/admin-commissions.tsx'] },
+  {
+    path: '/admin/commissions',
+    modules: [adminData('commissions'), portal, 'src/app/routes/admin-commissions.tsx'],
+  },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.
