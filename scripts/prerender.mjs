@@ -90,15 +90,17 @@ function withDeferredScripts(html) {
   return result.replace('</body>', `  <script>${bootstrap}</script>\n  </body>`);
 }
 
+// A shell preloads no font: its one line of text ('Loading...') is set in Inter's
+// metric-matched fallback, so Inter is first asked for when the page renders, and its
+// 26 KB no longer share the bandwidth with the page's code and first reads (decision 034).
+const fontPreload = `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    `;
+
 function page({ head, body, prerendered, preloads = [] }) {
   const inlineCss = prerendered ? pageStylesheet(body) : css;
   const html = template
     .replace('</head>', `${preloads.map((link) => `  ${link}\n`).join('')}  </head>`)
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
-    .replace(
-      stylesheet[0],
-      `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    <style>${inlineCss}</style>`,
-    )
+    .replace(stylesheet[0], `${prerendered ? fontPreload : ''}<style>${inlineCss}</style>`)
     .replace(
       '<div id="root"></div>',
       prerendered
@@ -134,9 +136,12 @@ if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own
 
 // The Supabase client and the page's first reads come first: the session and the data are
 // asked for while the page's own code still downloads (prefetchRouteData in src/main.tsx).
+// A page's reads that only its page imports may be bundled into the page's own chunk;
+// the manifest then has no entry of their own, and the page's entry lists them.
 function shellPreloads(moduleKeys) {
   const files = new Set();
-  for (const key of [supabaseKey, ...moduleKeys]) chunkFiles(key, files);
+  const listed = moduleKeys.filter((key) => !dataModules.has(key) || key in manifest);
+  for (const key of [supabaseKey, ...listed]) chunkFiles(key, files);
   return [
     '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
     ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
@@ -146,8 +151,19 @@ function shellPreloads(moduleKeys) {
 const portal = 'src/app/portal-layout.tsx';
 /** The first reads of the calls pages (the route table's `handle.data`; the admin's and the partner portal's below). */
 const callsData = 'src/features/calls/api/prefetch.ts';
-/** An admin list's first reads live beside its queries (`prefetch…View` in its API module). */
-const adminData = (name) => `src/features/admin/api/${name}.ts`;
+/** The modules of the first reads (beside each list's queries: `prefetch…View` in its API module). */
+const dataModules = new Set([
+  callsData,
+  'src/features/admin/api/prefetch.ts',
+  'src/features/partners/api/prefetch.ts',
+  'src/features/partners/api/partner-referrals.ts',
+  'src/features/partners/api/commissions.ts',
+]);
+const adminData = (name) => {
+  const key = `src/features/admin/api/${name}.ts`;
+  dataModules.add(key);
+  return key;
+};
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
   { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
@@ -220,7 +236,7 @@ const shellHead = [
   '<meta name="robots" content="noindex" />',
 ].join('\n    ');
 const shellBody =
-  '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600">Loading...</p></div>';
+  '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600" style="font-family:\'Inter Fallback\',ui-sans-serif,system-ui,sans-serif">Loading...</p></div>';
 await writeFile(
   path.join(clientDir, 'shell.html'),
   page({ head: shellHead, body: shellBody, prerendered: false, preloads: shellPreloads([portal]) }),
