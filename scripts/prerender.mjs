@@ -90,15 +90,17 @@ function withDeferredScripts(html) {
   return result.replace('</body>', `  <script>${bootstrap}</script>\n  </body>`);
 }
 
+// A shell preloads no font: its one line of text ('Loading...') is set in Inter's
+// metric-matched fallback, so Inter is first asked for when the page renders, and its
+// 26 KB no longer share the bandwidth with the page's code and first reads (decision 034).
+const fontPreload = `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    `;
+
 function page({ head, body, prerendered, preloads = [] }) {
   const inlineCss = prerendered ? pageStylesheet(body) : css;
   const html = template
     .replace('</head>', `${preloads.map((link) => `  ${link}\n`).join('')}  </head>`)
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
-    .replace(
-      stylesheet[0],
-      `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    <style>${inlineCss}</style>`,
-    )
+    .replace(stylesheet[0], `${prerendered ? fontPreload : ''}<style>${inlineCss}</style>`)
     .replace(
       '<div id="root"></div>',
       prerendered
@@ -134,9 +136,12 @@ if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own
 
 // The Supabase client and the page's first reads come first: the session and the data are
 // asked for while the page's own code still downloads (prefetchRouteData in src/main.tsx).
+// A page's reads that only its page imports may be bundled into the page's own chunk;
+// the manifest then has no entry of their own, and the page's entry lists them.
 function shellPreloads(moduleKeys) {
   const files = new Set();
-  for (const key of [supabaseKey, ...moduleKeys]) chunkFiles(key, files);
+  const listed = moduleKeys.filter((key) => !dataModules.has(key) || key in manifest);
+  for (const key of [supabaseKey, ...listed]) chunkFiles(key, files);
   return [
     '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
     ...[...files].map((file) => `<link rel="modulepreload" crossorigin href="${file}">`),
@@ -144,8 +149,21 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
-/** The first reads of the calls pages (the route table's `handle.data`; /admin's and /partner-portal's below). */
+/** The first reads of the calls pages (the route table's `handle.data`; the admin's and the partner portal's below). */
 const callsData = 'src/features/calls/api/prefetch.ts';
+/** The modules of the first reads (beside each list's queries: `prefetch…View` in its API module). */
+const dataModules = new Set([
+  callsData,
+  'src/features/admin/api/prefetch.ts',
+  'src/features/partners/api/prefetch.ts',
+  'src/features/partners/api/partner-referrals.ts',
+  'src/features/partners/api/commissions.ts',
+]);
+const adminData = (name) => {
+  const key = `src/features/admin/api/${name}.ts`;
+  dataModules.add(key);
+  return key;
+};
 /** Shell pages with a path of their own: path → their modules (the portal's pages include its frame). */
 const shellPages = [
   { path: '/auth', modules: ['src/app/routes/auth.tsx'] },
@@ -163,7 +181,11 @@ const shellPages = [
   },
   {
     path: '/partner-portal/referrals',
-    modules: [portal, 'src/app/routes/partner-portal-referrals.tsx'],
+    modules: [
+      'src/features/partners/api/partner-referrals.ts',
+      portal,
+      'src/app/routes/partner-portal-referrals.tsx',
+    ],
   },
   {
     path: '/partner-portal/registrations',
@@ -171,21 +193,40 @@ const shellPages = [
   },
   {
     path: '/partner-portal/commissions',
-    modules: [portal, 'src/app/routes/partner-portal-commissions.tsx'],
+    modules: [
+      'src/features/partners/api/commissions.ts',
+      portal,
+      'src/app/routes/partner-portal-commissions.tsx',
+    ],
   },
   { path: '/partner-portal/assets', modules: [portal, 'src/app/routes/partner-portal-assets.tsx'] },
   {
     path: '/admin',
     modules: ['src/features/admin/api/prefetch.ts', portal, 'src/app/routes/admin.tsx'],
   },
-  { path: '/admin/leads', modules: [portal, 'src/app/routes/admin-leads.tsx'] },
+  {
+    path: '/admin/leads',
+    modules: [adminData('leads-list'), portal, 'src/app/routes/admin-leads.tsx'],
+  },
   { path: '/admin/audit', modules: [portal, 'src/app/routes/admin-audit.tsx'] },
-  { path: '/admin/partners', modules: [portal, 'src/app/routes/admin-partners.tsx'] },
-  { path: '/admin/emails', modules: [portal, 'src/app/routes/admin-emails.tsx'] },
-  { path: '/admin/users', modules: [portal, 'src/app/routes/admin-users.tsx'] },
-  { path: '/admin/bookings', modules: [portal, 'src/app/routes/admin-bookings.tsx'] },
+  {
+    path: '/admin/partners',
+    modules: [adminData('partners'), portal, 'src/app/routes/admin-partners.tsx'],
+  },
+  {
+    path: '/admin/emails',
+    modules: [adminData('email-log'), portal, 'src/app/routes/admin-emails.tsx'],
+  },
+  { path: '/admin/users', modules: [adminData('users'), portal, 'src/app/routes/admin-users.tsx'] },
+  {
+    path: '/admin/bookings',
+    modules: [adminData('bookings'), portal, 'src/app/routes/admin-bookings.tsx'],
+  },
   { path: '/admin/availability', modules: [portal, 'src/app/routes/admin-availability.tsx'] },
-  { path: '/admin/commissions', modules: [portal, 'src/app/routes/admin-commissions.tsx'] },
+  {
+    path: '/admin/commissions',
+    modules: [adminData('commissions'), portal, 'src/app/routes/admin-commissions.tsx'],
+  },
 ];
 
 // The shell serves every other page that is not prerendered (a call's page): 'Loading...' until the app starts.
@@ -195,7 +236,7 @@ const shellHead = [
   '<meta name="robots" content="noindex" />',
 ].join('\n    ');
 const shellBody =
-  '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600">Loading...</p></div>';
+  '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600" style="font-family:\'Inter Fallback\',ui-sans-serif,system-ui,sans-serif">Loading...</p></div>';
 await writeFile(
   path.join(clientDir, 'shell.html'),
   page({ head: shellHead, body: shellBody, prerendered: false, preloads: shellPreloads([portal]) }),

@@ -51,6 +51,38 @@ const partnerSummaryData = async (search: string) => {
   const { prefetchPartnerSummary } = await import('@/features/partners/api/prefetch');
   await prefetchPartnerSummary(search);
 };
+const leadsData = async (search: string) => {
+  const { prefetchLeadsView } = await import('@/features/admin/api/leads-list');
+  await prefetchLeadsView(search);
+};
+const bookingsData = async (search: string) => {
+  const { prefetchBookingsView } = await import('@/features/admin/api/bookings');
+  await prefetchBookingsView(search);
+};
+const partnersAdminData = async (search: string) => {
+  const { prefetchPartnersView } = await import('@/features/admin/api/partners');
+  await prefetchPartnersView(search);
+};
+const commissionsAdminData = async (search: string) => {
+  const { prefetchCommissionsView } = await import('@/features/admin/api/commissions');
+  await prefetchCommissionsView(search);
+};
+const usersData = async (search: string) => {
+  const { prefetchUsersView } = await import('@/features/admin/api/users');
+  await prefetchUsersView(search);
+};
+const emailsData = async (search: string) => {
+  const { prefetchEmailsView } = await import('@/features/admin/api/email-log');
+  await prefetchEmailsView(search);
+};
+const referralsData = async (search: string) => {
+  const { prefetchReferralsView } = await import('@/features/partners/api/partner-referrals');
+  await prefetchReferralsView(search);
+};
+const partnerCommissionsData = async (search: string) => {
+  const { prefetchCommissionsView } = await import('@/features/partners/api/commissions');
+  await prefetchCommissionsView(search);
+};
 const callsData = (view: 'overview' | 'list') => async (search: string) => {
   const { prefetchCallsView } = await import('@/features/calls/api/prefetch');
   await prefetchCallsView(view, search);
@@ -252,7 +284,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.partnerReferrals,
             element: <SignedInPage page={PartnerReferralsPage} pageKey={paths.partnerReferrals} />,
-            handle: pageCode(PartnerReferralsPage),
+            handle: pageCode(PartnerReferralsPage, referralsData),
           },
           {
             path: paths.partnerRegistrations,
@@ -266,7 +298,7 @@ export const routes: RouteObject[] = [
             element: (
               <SignedInPage page={PartnerCommissionsPage} pageKey={paths.partnerCommissions} />
             ),
-            handle: pageCode(PartnerCommissionsPage),
+            handle: pageCode(PartnerCommissionsPage, partnerCommissionsData),
           },
           {
             path: paths.partnerAssets,
@@ -281,7 +313,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.adminLeads,
             element: <SignedInPage page={AdminLeadsPage} pageKey={paths.adminLeads} role="admin" />,
-            handle: pageCode(AdminLeadsPage),
+            handle: pageCode(AdminLeadsPage, leadsData),
           },
           {
             path: paths.adminLead,
@@ -298,14 +330,14 @@ export const routes: RouteObject[] = [
             element: (
               <SignedInPage page={AdminPartnersPage} pageKey={paths.adminPartners} role="admin" />
             ),
-            handle: pageCode(AdminPartnersPage),
+            handle: pageCode(AdminPartnersPage, partnersAdminData),
           },
           {
             path: paths.adminEmails,
             element: (
               <SignedInPage page={AdminEmailsPage} pageKey={paths.adminEmails} role="admin" />
             ),
-            handle: pageCode(AdminEmailsPage),
+            handle: pageCode(AdminEmailsPage, emailsData),
           },
           {
             path: paths.adminEmail,
@@ -315,7 +347,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.adminUsers,
             element: <SignedInPage page={AdminUsersPage} pageKey={paths.adminUsers} role="admin" />,
-            handle: pageCode(AdminUsersPage),
+            handle: pageCode(AdminUsersPage, usersData),
           },
           {
             path: paths.adminUser,
@@ -327,7 +359,7 @@ export const routes: RouteObject[] = [
             element: (
               <SignedInPage page={AdminBookingsPage} pageKey={paths.adminBookings} role="admin" />
             ),
-            handle: pageCode(AdminBookingsPage),
+            handle: pageCode(AdminBookingsPage, bookingsData),
           },
           {
             path: paths.adminBooking,
@@ -356,7 +388,7 @@ export const routes: RouteObject[] = [
                 role="admin"
               />
             ),
-            handle: pageCode(AdminCommissionsPage),
+            handle: pageCode(AdminCommissionsPage, commissionsAdminData),
           },
         ],
       },

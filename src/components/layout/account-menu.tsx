@@ -1,5 +1,5 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { ChevronDown, LogOut, Settings, LayoutDashboard } from 'lucide-react';
+import { LogOut, Settings, LayoutDashboard } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
@@ -7,6 +7,7 @@ import { homePathFor, roleOf } from '@/lib/auth/roles';
 import { signOut } from '@/lib/auth/sign-out';
 import { displayNameOf } from '@/lib/auth/user-profile';
 import type { User } from '@supabase/supabase-js';
+import { AccountTriggerLabel, accountTriggerStyles } from './account-trigger-label';
 
 const HOME_LABELS = {
   admin: 'Admin area',
@@ -16,17 +17,8 @@ const HOME_LABELS = {
 const itemStyles =
   'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-ink-800 outline-none data-[highlighted]:bg-sand-100 data-[highlighted]:text-ink-900';
 
-function initials(name: string): string {
-  const letters = name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((word) => word[0]!.toUpperCase());
-  return letters.join('') || '?';
-}
-
 /** The signed-in user's menu: their home, account settings, sign out (this device). */
-export function AccountMenu({ user }: { user: User }) {
+export function AccountMenu({ user, defaultOpen = false }: { user: User; defaultOpen?: boolean }) {
   const navigate = useNavigate();
   const [isSigningOut, setIsSigningOut] = useState(false);
   const name = displayNameOf(user);
@@ -43,17 +35,9 @@ export function AccountMenu({ user }: { user: User }) {
   };
 
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="inline-flex h-10 items-center gap-2 rounded-lg px-2 text-sm font-semibold text-ink-900 hover:bg-sand-100">
-        <span
-          aria-hidden="true"
-          className="flex size-8 items-center justify-center rounded-full bg-azure-700 text-xs font-bold text-white"
-        >
-          {initials(name)}
-        </span>
-        <span className="hidden max-w-40 truncate sm:inline">{name}</span>
-        <span className="sr-only sm:hidden">Account menu for {name}</span>
-        <ChevronDown aria-hidden="true" className="size-4 text-ink-600" />
+    <DropdownMenu.Root defaultOpen={defaultOpen}>
+      <DropdownMenu.Trigger className={accountTriggerStyles}>
+        <AccountTriggerLabel name={name} />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { site } from '@/config/site';
 import { cn } from '@/lib/cn';
 import { roleOf, type Role } from '@/lib/auth/roles';
-import { AccountMenu } from './account-menu';
+import { PortalAccountMenu } from './account-trigger';
 import { Logo } from './logo';
 
 interface PortalLink {
@@ -139,7 +139,7 @@ export function PortalShell({ user, children }: { user: User | null; children: R
                 Menu
               </button>
             ) : null}
-            {user ? <AccountMenu user={user} /> : null}
+            {user ? <PortalAccountMenu user={user} /> : null}
           </div>
         </Container>
       </header>

@@ -63,6 +63,15 @@ function onAuthEvent(event: AuthChangeEvent, session: Session | null): void {
   update(next);
 }
 
+/** After the page's first work: when the browser is idle, or within two seconds. */
+function whenIdle(run: () => void): void {
+  if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(run, { timeout: 2000 });
+  } else {
+    setTimeout(run, 0);
+  }
+}
+
 /** Starts the client (once) and resolves with it; safe to call from anywhere. */
 export function startAuth(): Promise<SupabaseClient> {
   starting ??= getSupabase()
@@ -76,7 +85,11 @@ export function startAuth(): Promise<SupabaseClient> {
       // The stored session may have been ended elsewhere ("sign out of other devices" or
       // everywhere) while its access token still looks valid. Asking the server finds out:
       // the client then removes it and reports SIGNED_OUT. A network error keeps it.
-      if (data.session) void supabase.auth.getUser().catch(() => undefined);
+      // Not at once: the check holds the client's auth lock for a round trip, and every
+      // data request waits for that lock to read its token, so it would come before the
+      // page's first reads (decision 034). Those reads are answered PGRST303 if the
+      // session has ended, which makes the data provider ask at once anyway.
+      if (data.session) whenIdle(() => void supabase.auth.getUser().catch(() => undefined));
       return supabase;
     })
     .catch((error: unknown) => {

@@ -1,8 +1,12 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { signedInAs } from '@/lib/auth/signed-in-as';
+import { getQueryClient } from '@/lib/query-client';
 import { getSupabase } from '@/lib/supabase';
 import {
   commissionPageSchema,
+  parseCommissionFilters,
+  parseCommissionsTab,
   payableBalanceSchema,
   payoutPageSchema,
   type CommissionFilters,
@@ -196,3 +200,28 @@ export const pendingCommissionCountQuery = () =>
       return count ?? 0;
     },
   });
+
+/**
+ * Starts /admin/commissions' first reads (the pending list for the tab's
+ * count, and on the commissions tab its list of the filters in the URL and the
+ * partners to filter by) while the page's code loads, under the keys the page
+ * uses (decision 034). Only for an admin; nothing here throws.
+ */
+export async function prefetchCommissionsView(search: string): Promise<void> {
+  try {
+    if (!(await signedInAs('admin'))) return;
+    const params = new URLSearchParams(search);
+    const client = getQueryClient();
+    const pending: CommissionFilters = { status: 'pending', partnerId: null };
+    const reads: Promise<unknown>[] = [client.prefetchInfiniteQuery(commissionsQuery(pending))];
+    if (parseCommissionsTab(params) === 'commissions') {
+      reads.push(
+        client.prefetchInfiniteQuery(commissionsQuery(parseCommissionFilters(params))),
+        client.prefetchQuery(partnerOptionsQuery()),
+      );
+    }
+    await Promise.allSettled(reads);
+  } catch {
+    // The page's own queries report it.
+  }
+}

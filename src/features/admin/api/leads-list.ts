@@ -1,4 +1,6 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { signedInAs } from '@/lib/auth/signed-in-as';
+import { getQueryClient } from '@/lib/query-client';
 import { getSupabase } from '@/lib/supabase';
 import {
   LEAD_LIST_COLUMNS,
@@ -6,6 +8,9 @@ import {
   LEAD_STATUSES,
   afterFilter,
   leadListRowsSchema,
+  parseLeadCursor,
+  parseLeadFilters,
+  parseLeadView,
   searchFilter,
   toLeadPage,
   type LeadCursor,
@@ -123,4 +128,38 @@ export function useLeadColumns(filters: LeadFilters, userId: string, statuses: L
       placeholderData: keepPreviousData,
     })),
   });
+}
+
+/**
+ * Starts /admin/leads' first reads (the count of each status, and the table's
+ * page unless the board is shown) while the page's code loads, under the keys
+ * `useLeadCounts` and `useLeadPage` use (decision 034). Only for an admin;
+ * nothing here throws: the page asks again for what failed.
+ */
+export async function prefetchLeadsView(search: string): Promise<void> {
+  try {
+    const userId = await signedInAs('admin');
+    if (!userId) return;
+    const params = new URLSearchParams(search);
+    const filters = parseLeadFilters(params);
+    const client = getQueryClient();
+    const reads = LEAD_STATUSES.map((status) =>
+      client.prefetchQuery({
+        queryKey: leadsKeys.count(filters, userId, status),
+        queryFn: () => countLeads(filters, userId, status),
+      }),
+    );
+    if (parseLeadView(params) === 'table') {
+      const cursor = parseLeadCursor(params);
+      reads.push(
+        client.prefetchQuery({
+          queryKey: leadsKeys.page(filters, userId, cursor),
+          queryFn: () => listLeads(filters, userId, cursor),
+        }),
+      );
+    }
+    await Promise.allSettled(reads);
+  } catch {
+    // The page's own queries report it.
+  }
 }

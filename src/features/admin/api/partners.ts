@@ -1,8 +1,13 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { signedInAs } from '@/lib/auth/signed-in-as';
+import { getQueryClient } from '@/lib/query-client';
 import { getSupabase } from '@/lib/supabase';
 import {
   applicationPageSchema,
+  parseApplicationFilter,
+  parsePartnerFilters,
+  parsePartnersTab,
   partnerPageSchema,
   type ApplicationFilter,
   type ApplicationPage,
@@ -97,4 +102,25 @@ export async function updatePartner(
     p_expected_version: expectedVersion,
   });
   if (error) throw error;
+}
+
+/**
+ * Starts /admin/partners' first read (the first page of the tab in the URL,
+ * applications or partners) while the page's code loads, under the keys its
+ * lists use (decision 034). Only for an admin; nothing here throws.
+ */
+export async function prefetchPartnersView(search: string): Promise<void> {
+  try {
+    if (!(await signedInAs('admin'))) return;
+    const params = new URLSearchParams(search);
+    const tab = parsePartnersTab(params);
+    const client = getQueryClient();
+    if (tab === 'applications') {
+      await client.prefetchInfiniteQuery(applicationsQuery(parseApplicationFilter(params)));
+    } else if (tab === 'partners') {
+      await client.prefetchInfiniteQuery(partnersQuery(parsePartnerFilters(params)));
+    }
+  } catch {
+    // The page's own query reports it.
+  }
 }

@@ -68,7 +68,7 @@ describe('the signing secret panel', () => {
     const user = userEvent.setup();
     renderSecret(rotated);
     await user.click(screen.getByRole('button', { name: 'Rotate secret' }));
-    const dialog = screen.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Rotate the signing secret?' });
     expect(dialog).toHaveTextContent('keeps working for 24 hours');
     expect(dialog).toHaveTextContent(
       /The secret before it, still accepted until .*, stops working now/,

@@ -1,11 +1,15 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { signedInAs } from '@/lib/auth/signed-in-as';
+import { getQueryClient } from '@/lib/query-client';
 import { getSupabase } from '@/lib/supabase';
+import { partnerAccountQuery } from './partner-account';
 import {
   COMMISSION_STATES,
   commissionRowSchema,
   monthBounds,
   payoutRowSchema,
+  stateFromSearch,
   type CommissionFact,
   type CommissionRow,
   type CommissionState,
@@ -157,4 +161,28 @@ export async function fetchStatement(
     commissions: z.array(commissionRowSchema).parse(commissions.data),
     payouts: z.array(payoutRowSchema).parse(payouts.data),
   };
+}
+
+/**
+ * Starts the commissions page's first reads while its code loads (decision
+ * 034): the partner's own row, then at once the facts behind the totals, the
+ * payouts and the ledger's first page of the state in the URL, under the keys
+ * the page uses. Only for whom the portal shows it; nothing here throws.
+ */
+export async function prefetchCommissionsView(search: string): Promise<void> {
+  try {
+    const userId = await signedInAs('partner', 'admin');
+    if (!userId) return;
+    const client = getQueryClient();
+    const partner = await client.fetchQuery(partnerAccountQuery(userId));
+    if (!partner) return;
+    const state = stateFromSearch(new URLSearchParams(search));
+    await Promise.allSettled([
+      client.prefetchQuery(commissionFactsQuery(partner.id)),
+      client.prefetchQuery(payoutsQuery(partner.id)),
+      client.prefetchInfiniteQuery(commissionsQuery(partner.id, state)),
+    ]);
+  } catch {
+    // The page's own queries report it.
+  }
 }

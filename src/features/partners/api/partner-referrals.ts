@@ -1,8 +1,11 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { signedInAs } from '@/lib/auth/signed-in-as';
+import { getQueryClient } from '@/lib/query-client';
 import { getSupabase } from '@/lib/supabase';
 import {
   nextReferralCursor,
+  parseReferralKind,
   referralRowSchema,
   type ReferralCursor,
   type ReferralKind,
@@ -39,3 +42,20 @@ export const partnerReferralsQuery = (kind: ReferralKind) =>
     getNextPageParam: (page) => page.next,
     retry: (failures, error) => !isNotAPartner(error) && failures < 2,
   });
+
+/**
+ * Starts the referrals page's first read (the first page of the kind in the
+ * URL) while the page's code loads, under the key its list uses (decision
+ * 034). Only for whom the portal shows it (partners and admins); nothing here
+ * throws.
+ */
+export async function prefetchReferralsView(search: string): Promise<void> {
+  try {
+    if (!(await signedInAs('partner', 'admin'))) return;
+    await getQueryClient().prefetchInfiniteQuery(
+      partnerReferralsQuery(parseReferralKind(new URLSearchParams(search))),
+    );
+  } catch {
+    // The page's own query reports it.
+  }
+}

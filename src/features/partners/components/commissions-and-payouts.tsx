@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { usePrefetchInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { QueryError } from '@/components/data/query-error';
 import { Alert } from '@/components/ui/alert';
@@ -6,7 +6,7 @@ import { Field } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/lib/auth/use-auth';
-import { commissionFactsQuery, payoutsQuery } from '../api/commissions';
+import { commissionFactsQuery, commissionsQuery, payoutsQuery } from '../api/commissions';
 import { partnerAccountQuery, type PartnerAccount } from '../api/partner-account';
 import {
   COMMISSION_STATES,
@@ -62,6 +62,8 @@ function PartnerMoney({ partner }: { partner: PartnerAccount }) {
   const state = stateFromSearch(params);
   const facts = useQuery(commissionFactsQuery(partner.id));
   const payouts = useQuery(payoutsQuery(partner.id));
+  // The ledger shows only once the totals are in; its first page is read beside them, not after.
+  usePrefetchInfiniteQuery(commissionsQuery(partner.id, state));
 
   const setState = (next: CommissionState | null) => {
     const search = new URLSearchParams(params);
