@@ -81,9 +81,17 @@ if (!entryScript) throw new Error('no module script in dist/client/index.html');
 const modulePreloads = [
   ...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g),
 ];
+// A browser that has loaded Inter before (remembered in localStorage) gets its face before the
+// first paint, from its cache, so a repeat view does not swap fonts; a first view paints at once
+// in the fallback faces and swaps to Inter, without moving, once the stylesheet has come.
+const builtInterFace = interFace.exec(css)?.[0];
+if (!builtInterFace) throw new Error('the Inter font is missing from the stylesheet');
 const bootstrap =
-  `(function(){var d=document,started=false;function start(){if(started)return;started=true;` +
-  `var c=d.createElement('link');c.rel='stylesheet';c.href=${JSON.stringify(stylesheet[1])};d.head.appendChild(c);` +
+  `(function(){var d=document,started=false,k='cervana:inter';` +
+  `try{if(localStorage.getItem(k))d.head.appendChild(d.createElement('style')).textContent=${JSON.stringify(builtInterFace)}}catch(e){}` +
+  `function start(){if(started)return;started=true;` +
+  `var c=d.createElement('link');c.rel='stylesheet';c.href=${JSON.stringify(stylesheet[1])};` +
+  `c.onload=function(){d.fonts.load('1em "Inter Variable"').then(function(f){if(f.length)try{localStorage.setItem(k,'1')}catch(e){}},function(){})};d.head.appendChild(c);` +
   `${JSON.stringify(modulePreloads.map((match) => match[1]))}.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;d.head.appendChild(l)});` +
   `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entryScript[1])};d.head.appendChild(s)}` +
   // After the first contentful paint (or after a second, without paint timing or in a hidden tab).
