@@ -40,11 +40,7 @@ if (!fontFile) throw new Error('the Inter font is missing from the stylesheet');
 // the classes in that HTML: about half the stylesheet), and the bootstrap below adds
 // the whole stylesheet with the app's code, before anything can render other classes.
 const stylesheetSource = path.join(root, 'src', 'index.css');
-const compiler = await compile(await readFile(stylesheetSource, 'utf8'), {
-  base: path.dirname(stylesheetSource),
-  onDependency: () => undefined,
-});
-const builtFontUrl = /url\((\.\/assets\/fonts\/inter-latin-400-700\.woff2)\)/;
+const stylesheetText = await readFile(stylesheetSource, 'utf8');
 
 function decodeAttribute(value) {
   return value
@@ -55,15 +51,26 @@ function decodeAttribute(value) {
     .replaceAll('&amp;', '&');
 }
 
-function pageStylesheet(body) {
+// Inter's face is left out of a prerendered page's inline CSS: the page paints in the
+// local fallback faces (metric-matched, src/index.css), and Inter loads once the whole
+// stylesheet arrives, after the first paint, so the paint never waits for the font's
+// 26 KB (<noscript> adds the stylesheet where the bootstrap does not run). Decision 033.
+const interFace = /@font-face\{font-family:Inter Variable;[^}]*\}/;
+
+async function pageStylesheet(body) {
   const candidates = new Set();
   for (const match of body.matchAll(/\sclass="([^"]*)"/g)) {
     for (const name of decodeAttribute(match[1]).split(/\s+/)) if (name) candidates.add(name);
   }
+  // A compiler per page: a compiler keeps every candidate it was given, so reusing one would
+  // give each page the classes of the pages before it.
+  const compiler = await compile(stylesheetText, {
+    base: path.dirname(stylesheetSource),
+    onDependency: () => undefined,
+  });
   const pageCss = optimize(compiler.build([...candidates]), { minify: true }).code;
-  if (!builtFontUrl.test(pageCss))
-    throw new Error('the Inter font is missing from a page stylesheet');
-  return pageCss.replace(builtFontUrl, `url(${fontFile})`).replace(/^\/\*![^*]*\*\/\s*/, '');
+  if (!interFace.test(pageCss)) throw new Error('the Inter font is missing from a page stylesheet');
+  return pageCss.replace(interFace, '').replace(/^\/\*![^*]*\*\/\s*/, '');
 }
 
 // Prerendered pages are complete without JavaScript, so the app's code starts
@@ -74,9 +81,17 @@ if (!entryScript) throw new Error('no module script in dist/client/index.html');
 const modulePreloads = [
   ...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g),
 ];
+// A browser that has loaded Inter before (remembered in localStorage) gets its face before the
+// first paint, from its cache, so a repeat view does not swap fonts; a first view paints at once
+// in the fallback faces and swaps to Inter, without moving, once the stylesheet has come.
+const builtInterFace = interFace.exec(css)?.[0];
+if (!builtInterFace) throw new Error('the Inter font is missing from the stylesheet');
 const bootstrap =
-  `(function(){var d=document,started=false;function start(){if(started)return;started=true;` +
-  `var c=d.createElement('link');c.rel='stylesheet';c.href=${JSON.stringify(stylesheet[1])};d.head.appendChild(c);` +
+  `(function(){var d=document,started=false,k='cervana:inter';` +
+  `try{if(localStorage.getItem(k))d.head.appendChild(d.createElement('style')).textContent=${JSON.stringify(builtInterFace)}}catch(e){}` +
+  `function start(){if(started)return;started=true;` +
+  `var c=d.createElement('link');c.rel='stylesheet';c.href=${JSON.stringify(stylesheet[1])};` +
+  `c.onload=function(){d.fonts.load('1em "Inter Variable"').then(function(f){if(f.length)try{localStorage.setItem(k,'1')}catch(e){}},function(){})};d.head.appendChild(c);` +
   `${JSON.stringify(modulePreloads.map((match) => match[1]))}.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;d.head.appendChild(l)});` +
   `var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entryScript[1])};d.head.appendChild(s)}` +
   // After the first contentful paint (or after a second, without paint timing or in a hidden tab).
@@ -90,17 +105,22 @@ function withDeferredScripts(html) {
   return result.replace('</body>', `  <script>${bootstrap}</script>\n  </body>`);
 }
 
-// A shell preloads no font: its one line of text ('Loading...') is set in Inter's
-// metric-matched fallback, so Inter is first asked for when the page renders, and its
-// 26 KB no longer share the bandwidth with the page's code and first reads (decision 034).
-const fontPreload = `<link rel="preload" href="${fontFile}" as="font" type="font/woff2" crossorigin>\n    `;
-
-function page({ head, body, prerendered, preloads = [] }) {
-  const inlineCss = prerendered ? pageStylesheet(body) : css;
+async function page({ head, body, prerendered, preloads = [] }) {
+  const inlineCss = prerendered ? await pageStylesheet(body) : css;
   const html = template
     .replace('</head>', `${preloads.map((link) => `  ${link}\n`).join('')}  </head>`)
     .replace(/<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[\s\S]*?\/>/, head)
-    .replace(stylesheet[0], `${prerendered ? fontPreload : ''}<style>${inlineCss}</style>`)
+    .replace(
+      stylesheet[0],
+      // No page preloads Inter. A prerendered page paints at once in a local font resized
+      // to Inter's metrics (src/index.css) and swaps Inter in when it arrives: its first
+      // paint waits for no font (decision 033). A shell's one line ('Loading...') is set in
+      // that fallback too, so Inter's 26 KB do not share the bandwidth with the page's code
+      // and first reads (decision 034).
+      prerendered
+        ? `<style>${inlineCss}</style>\n    <noscript><link rel="stylesheet" href="${stylesheet[1]}"></noscript>`
+        : `<style>${inlineCss}</style>`,
+    )
     .replace(
       '<div id="root"></div>',
       prerendered
@@ -239,14 +259,19 @@ const shellBody =
   '<div role="status" aria-live="polite" class="flex min-h-dvh items-center justify-center"><p class="text-base font-medium text-ink-600" style="font-family:\'Inter Fallback\',ui-sans-serif,system-ui,sans-serif">Loading...</p></div>';
 await writeFile(
   path.join(clientDir, 'shell.html'),
-  page({ head: shellHead, body: shellBody, prerendered: false, preloads: shellPreloads([portal]) }),
+  await page({
+    head: shellHead,
+    body: shellBody,
+    prerendered: false,
+    preloads: shellPreloads([portal]),
+  }),
 );
 for (const entry of shellPages) {
   const target = path.join(clientDir, entry.path.slice(1), 'index.html');
   await mkdir(path.dirname(target), { recursive: true });
   await writeFile(
     target,
-    page({
+    await page({
       head: shellHead,
       body: shellBody,
       prerendered: false,
@@ -259,7 +284,7 @@ for (const entry of pages) {
   const rendered = await renderPage(entry.path);
   const target = path.join(clientDir, entry.file);
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(target, page({ ...rendered, prerendered: true }));
+  await writeFile(target, await page({ ...rendered, prerendered: true }));
 }
 
 const sitemap = [

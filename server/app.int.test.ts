@@ -203,6 +203,16 @@ describe('security headers', () => {
     expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it('sends the document policies with documents only, not with scripts', async () => {
+    const response = await get('/assets/app-Ab12Cd34.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(response.headers.get('content-security-policy')).toBeNull();
+    expect(response.headers.get('x-frame-options')).toBeNull();
+    expect(response.headers.get('permissions-policy')).toBeNull();
+  });
+
   it('adds HSTS when the request came over https through a trusted proxy', async () => {
     const response = await get('/', { 'x-forwarded-proto': 'https' });
     expect(response.headers.get('strict-transport-security')).toBe(

@@ -39,9 +39,10 @@ function CallTimeline({
                 'absolute overflow-hidden rounded-md',
                 isAgent ? 'top-0 h-[18px] bg-azure-500/25' : 'bottom-0 h-[18px] bg-white/15',
               )}
+              // Hundredths of a percent: sub-pixel, and 16-digit fractions would not compress in the HTML.
               style={{
-                left: `${(line.start / duration) * 100}%`,
-                width: `${((line.end - line.start) / duration) * 100}%`,
+                left: `${((line.start / duration) * 100).toFixed(2)}%`,
+                width: `${(((line.end - line.start) / duration) * 100).toFixed(2)}%`,
               }}
             >
               <div
