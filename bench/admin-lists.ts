@@ -25,7 +25,6 @@
 //
 // BENCH_ENGINES=pglite|postgres runs one engine; BENCH_ROWS (100000) rows per
 // table; BENCH_ROUNDS (5) rounds of BENCH_QUERIES (20) sequential requests.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,15 +32,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { decodeJwt } from 'jose';
 import pg from 'pg';
 import {
-  benchServerEnv,
-  builtServerEntry,
   freePort,
   loadSchema,
   onEachEngine,
+  startBenchServer,
+  stopBenchServer,
   waitForHealth,
+  expectOk,
 } from './support';
 
-const entry = builtServerEntry();
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20);
@@ -54,25 +53,6 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 // ---------------------------------------------------------------------------
 // Processes and HTTP
-
-function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
-  return spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH, ...benchServerEnv(port, dataDir, databaseUrl) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function expectOk(response: Response, what: string): Promise<Response> {
-  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
-  return response;
-}
 
 async function authenticate(base: string, anonKey: string, path: string): Promise<string> {
   const response = await expectOk(
@@ -349,17 +329,17 @@ await onEachEngine(async (engine, databaseUrl) => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-admin-lists-'));
-  let server = startServer(port, dataDir, databaseUrl);
+  let server = startBenchServer(port, dataDir, databaseUrl);
   try {
     await waitForHealth(base, server);
     const { anonKey } = (await (await fetch(`${base}/config.json`)).json()) as { anonKey: string };
     const signedUp = await authenticate(base, anonKey, 'signup');
     const adminId = String(decodeJwt(signedUp).sub);
-    await stopServer(server);
+    await stopBenchServer(server);
     const seeding = performance.now();
     await loadSchema(seedSql(adminId, ROWS), dataDir, databaseUrl);
     const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
-    server = startServer(port, dataDir, databaseUrl);
+    server = startBenchServer(port, dataDir, databaseUrl);
     await waitForHealth(base, server);
 
     const token = await authenticate(base, anonKey, 'token?grant_type=password');
@@ -387,7 +367,7 @@ await onEachEngine(async (engine, databaseUrl) => {
         });
       }
     }
-    await stopServer(server);
+    await stopBenchServer(server);
 
     // The limit: the same SQL through the raw driver (the embedded database opens only with the server stopped).
     const claims = decodeJwt(token);
@@ -414,7 +394,7 @@ await onEachEngine(async (engine, databaseUrl) => {
     console.log(`\n${engine} (${(ROWS * 4).toLocaleString('en-US')} rows inserted in ${seeded} s)`);
     print(timings);
   } finally {
-    await stopServer(server);
+    await stopBenchServer(server);
     await rm(dataDir, { recursive: true, force: true });
   }
 });

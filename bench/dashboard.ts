@@ -37,7 +37,6 @@
 // BENCH_ENGINES=pglite|postgres runs one engine; BENCH_ONLY=shown,queries,
 // ingestion some parts; BENCH_RUNS (5) page loads per measure; BENCH_QUERIES
 // (100) requests per query; BENCH_SECONDS (5) per throughput measure.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,18 +47,18 @@ import { decodeJwt } from 'jose';
 import pg from 'pg';
 import { chromiumFlags } from '../playwright.config';
 import {
-  benchServerEnv,
-  builtServerEntry,
   freePort,
   loadSchema,
   onEachEngine,
   percentile,
   runClosedLoop,
+  startBenchServer,
+  stopBenchServer,
   waitForHealth,
+  expectOk,
 } from './support';
 import { SEARCH, literal, seedSql } from './dashboard-data';
 
-const entry = builtServerEntry();
 const CALLS = 10_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
@@ -75,27 +74,6 @@ const LIST_COLUMNS =
 
 // ---------------------------------------------------------------------------
 // Processes and HTTP
-
-function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
-  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...nodeArgs, entry], {
-    env: { PATH: process.env.PATH, ...benchServerEnv(port, dataDir, databaseUrl) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function expectOk(response: Response, what: string): Promise<Response> {
-  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
-  return response;
-}
 
 interface Session {
   accessToken: string;
@@ -742,18 +720,18 @@ try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-dashboard-'));
-    let server = startServer(port, dataDir, databaseUrl);
+    let server = startBenchServer(port, dataDir, databaseUrl);
     try {
       await waitForHealth(base, server);
       const { anonKey } = (await (await fetch(`${base}/config.json`)).json()) as {
         anonKey: string;
       };
       const session = await signUp(base, anonKey);
-      await stopServer(server);
+      await stopBenchServer(server);
       const seeding = performance.now();
       await loadSchema(seedSql(session.workspaceId, CALLS), dataDir, databaseUrl);
       const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
-      server = startServer(port, dataDir, databaseUrl);
+      server = startBenchServer(port, dataDir, databaseUrl);
       await waitForHealth(base, server);
 
       const token = await signIn(base, anonKey);
@@ -771,9 +749,9 @@ try {
         for (const query of queries) api.set(query.label, await timeApi(base, headers, query));
         // The raw driver on the same 10,000 calls, before the ingestion below adds its own:
         // the embedded database opens only with the server stopped.
-        await stopServer(server);
+        await stopBenchServer(server);
         raw = await rawTimings(dataDir, databaseUrl, decodeJwt(token), queries);
-        server = startServer(port, dataDir, databaseUrl);
+        server = startBenchServer(port, dataDir, databaseUrl);
         await waitForHealth(base, server);
       }
       const shown = PARTS.includes('shown') ? await measureShown(browser, base) : null;
@@ -790,14 +768,14 @@ try {
           )
         : null;
 
-      await stopServer(server);
+      await stopBenchServer(server);
 
       console.log(`\n${engine} (${CALLS.toLocaleString('en-US')} calls inserted in ${seeded} s)`);
       if (shown) printShown(shown);
       if (raw) printQueries(api, raw);
       if (throughput) printThroughput(throughput, !databaseUrl);
     } finally {
-      await stopServer(server);
+      await stopBenchServer(server);
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -20,7 +20,6 @@
 // runs its PGlite in a worker thread) on a copy of the server's data folder taken while
 // the server was stopped. Each side prints req/s, p50 and p99 as medians over the rounds
 // with min–max; the server's share of each raw side is the median of the per-round ratios.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,22 +27,21 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import {
-  benchServerEnv,
-  builtServerEntry,
+  parentPid,
   freePort,
   loadSchema,
-  onEachEngine,
   measuredRound,
-  parentPid,
+  onEachEngine,
   printSides,
   roundResult,
+  type RoundResult,
   roundSettings,
   runClosedLoop,
+  startBenchServer,
+  stopBenchServer,
   waitForHealth,
-  type RoundResult,
 } from './support';
 
-const entry = builtServerEntry();
 const CONCURRENCY = 20;
 const AUTHORS = 100;
 const POSTS = 10_000;
@@ -151,24 +149,6 @@ async function openRaw(dataDir: string, databaseUrl: string | undefined): Promis
   };
 }
 
-function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
-  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...nodeArgs, entry], {
-    env: {
-      PATH: process.env.PATH,
-      ...benchServerEnv(port, dataDir, databaseUrl),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
-
 /** A keep-alive HTTP client (node:http, one socket per concurrent client): cheaper than fetch. */
 function httpClient(port: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -207,7 +187,7 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-rest-'));
   // The first start creates the database and keys, and signs the user up; the bench
   // tables are added while it is stopped (and PGlite's folder copied for the raw side).
-  let server = startServer(port, dataDir, databaseUrl);
+  let server = startBenchServer(port, dataDir, databaseUrl);
   const client = httpClient(port);
   let raw: RawDriver | undefined;
   try {
@@ -222,14 +202,14 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
       }),
     });
     const { access_token: token } = (await signUp.json()) as { access_token: string };
-    await stopServer(server);
+    await stopBenchServer(server);
     await loadSchema(SCHEMA, dataDir, databaseUrl);
     if (!databaseUrl) {
       await cp(path.join(dataDir, 'pgdata'), path.join(dataDir, 'raw-pgdata'), {
         recursive: true,
       });
     }
-    server = startServer(port, dataDir, databaseUrl);
+    server = startBenchServer(port, dataDir, databaseUrl);
     await waitForHealth(base, server);
     raw = await openRaw(dataDir, databaseUrl);
 
@@ -331,7 +311,7 @@ async function runBench(engine: string, databaseUrl: string | undefined): Promis
   } finally {
     client.close();
     await raw?.close();
-    await stopServer(server);
+    await stopBenchServer(server);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -30,7 +30,6 @@
 // some routes; BENCH_LATENCY (150) ms per request (Lighthouse's DevTools
 // throttling would use 562.5, its rtt × 3.75); BENCH_WATERFALL=1 prints
 // each route's requests (start–end ms, bytes) from its first cold load.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,15 +41,14 @@ import { WebSocket } from 'ws';
 import { chromiumFlags } from '../playwright.config';
 import { literal, seedSql as callsSql } from './dashboard-data';
 import {
-  benchServerEnv,
-  builtServerEntry,
   freePort,
   loadSchema,
   onEachEngine,
+  startBenchServer,
+  stopBenchServer,
   waitForHealth,
 } from './support';
 
-const entry = builtServerEntry();
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY ?? 150);
 const GOAL_MS = 1500;
@@ -125,25 +123,6 @@ const routes = Object.keys(ROUTES).filter(
 
 // ---------------------------------------------------------------------------
 // Server and data
-
-function startServer(port: number, dataDir: string, databaseUrl: string | undefined): ChildProcess {
-  return spawn(process.execPath, [entry], {
-    // The site and its API on one origin, as deployed (a browser then sends no CORS preflights).
-    env: {
-      PATH: process.env.PATH,
-      ...benchServerEnv(port, dataDir, databaseUrl),
-      SITE_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 async function signUp(base: string, anonKey: string, who: Who): Promise<string> {
   const response = await fetch(`${base}/auth/v1/signup`, {
@@ -510,7 +489,9 @@ try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-signed-in-'));
-    let server = startServer(port, dataDir, databaseUrl);
+    let server = startBenchServer(port, dataDir, databaseUrl, {
+      SITE_URL: `http://127.0.0.1:${port}`,
+    });
     try {
       await waitForHealth(base, server);
       const config = (await (await fetch(`${base}/config.json`)).json()) as {
@@ -521,7 +502,7 @@ try {
       const workspaceId = await workspaceOf(base, config.anonKey, customerToken);
       const adminId = String(decodeJwt(await signUp(base, config.anonKey, 'admin')).sub);
       const partnerId = String(decodeJwt(await signUp(base, config.anonKey, 'partner')).sub);
-      await stopServer(server);
+      await stopBenchServer(server);
       const seeding = performance.now();
       await loadSchema(
         `${callsSql(workspaceId, CALLS)}\n${listsSql(adminId, partnerId)}`,
@@ -529,7 +510,9 @@ try {
         databaseUrl,
       );
       const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
-      server = startServer(port, dataDir, databaseUrl);
+      server = startBenchServer(port, dataDir, databaseUrl, {
+        SITE_URL: `http://127.0.0.1:${port}`,
+      });
       await waitForHealth(base, server);
       const states = {
         customer: await afterHome(
@@ -547,11 +530,11 @@ try {
         ),
       };
       const results = await measure(browser, base, states);
-      await stopServer(server);
+      await stopBenchServer(server);
       console.log(`\n${engine} (data inserted in ${seeded} s)`);
       print(results);
     } finally {
-      await stopServer(server);
+      await stopBenchServer(server);
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@
 // concurrent clients. Uploads go through supabase-js (1 MB) or a file streamed
 // with fetch (100 MB); downloads read the raw HTTP body with fetch, so they
 // measure the server rather than the client's Blob assembly. MB = 2^20 bytes.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, rmSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { finished } from 'node:stream/promises';
 import { createClient } from '@supabase/supabase-js';
 import { WebSocket } from 'ws';
 import {
-  builtServerEntry,
+  startBenchServer,
+  stopBenchServer,
   freePort,
   percentile,
   root,
@@ -38,7 +39,6 @@ if (!existsSync(path.join(root, 'dist', 'server', 'main.mjs'))) {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const entry = builtServerEntry();
 
 interface Timing {
   seconds: number[];
@@ -99,35 +99,13 @@ function throughputRow(label: string, timing: Timing) {
   );
 }
 
-function startServer(port: number, dataDir: string): ChildProcess {
-  return spawn(process.execPath, [entry], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      STORAGE_BACKEND: 'fs',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 const workDir = await mkdtemp(path.join(tmpdir(), 'cervana-bench-storage-'));
 const dataDir = path.join(workDir, 'data');
 const bigFile = path.join(workDir, 'upload-100mb.bin');
 await mkdir(dataDir);
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = startServer(port, dataDir);
+const server = startBenchServer(port, dataDir, undefined, { STORAGE_BACKEND: 'fs' });
 process.once('SIGINT', () => {
   server.kill('SIGTERM');
   rmSync(workDir, { recursive: true, force: true });
@@ -236,6 +214,6 @@ try {
     `${`download 1 KB, ${SMALL_CONCURRENCY} concurrent (fetch)`.padEnd(40)} ${(latencies.length / seconds).toFixed(0).padStart(8)} req/s  (p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; n=${latencies.length} in ${seconds.toFixed(1)} s)`,
   );
 } finally {
-  await stopServer(server);
+  await stopBenchServer(server);
   await rm(workDir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // What the benchmarks share: the built server's entry, free ports, percentiles,
 // waiting for /health, and running a benchmark on each database engine.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -58,6 +58,38 @@ export function benchServerEnv(
     RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
+}
+
+/**
+ * Starts the built server for a benchmark, its errors on this process's
+ * stderr. BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") are
+ * passed to its Node, to profile it under load.
+ */
+export function startBenchServer(
+  port: number,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  extraEnv: Record<string, string> = {},
+): ChildProcess {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...nodeArgs, builtServerEntry()], {
+    env: { PATH: process.env.PATH, ...benchServerEnv(port, dataDir, databaseUrl), ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** SIGTERM, and the exit (at once if it has already exited). */
+export async function stopBenchServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The response, or an error naming the request with the status and body. */
+export async function expectOk(response: Response, what: string): Promise<Response> {
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+  return response;
 }
 
 export function freePort(): Promise<number> {
