@@ -55,6 +55,13 @@ for (const size of sizes) {
       const teammateContext = await browser.newContext({
         viewport: { width: size.width, height: size.height },
       });
+      // The team page's code arrives late, as on a slow link: the Supabase client, which starts
+      // while the page's code loads, takes the session out of the URL before the app renders,
+      // and the invitation must still ask for a password.
+      await teammateContext.route(/\/assets\/dashboard-team-[^/]*\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
       const teammate = await teammateContext.newPage();
       const teammateErrors = collectErrors(teammate);
       await teammate.goto(linkIn(mail));

@@ -6,6 +6,7 @@ import {
   beginPasswordSetup,
   getAuthState,
   hasAuthResultInUrl,
+  openingFragment,
   startAuth,
 } from '@/lib/auth/auth-store';
 import { takeRememberedNextPath } from '@/lib/auth/remembered-next';
@@ -23,7 +24,9 @@ export function AuthLinkHandler() {
   const { pathname } = useLocation();
 
   useEffect(() => {
-    const { hash } = window.location;
+    // The client may have read the link's session and cleared the URL already (on a
+    // signed-in page it starts while the page's code loads): what the page was opened with.
+    const hash = openingFragment();
     if (!hasAuthResultInUrl(hash)) return;
     const params = new URLSearchParams(hash.slice(1));
     if (!params.get('access_token')) {

@@ -72,8 +72,17 @@ function whenIdle(run: () => void): void {
   }
 }
 
+/**
+ * The URL fragment as it was when the client was first started. The client reads
+ * an emailed link's session (or error) from the fragment and then removes it, and
+ * on a signed-in page it starts while the page's code loads, before the app has
+ * rendered: `AuthLinkHandler` reads the link's type from here.
+ */
+let fragmentAtStart: string | undefined;
+
 /** Starts the client (once) and resolves with it; safe to call from anywhere. */
 export function startAuth(): Promise<SupabaseClient> {
+  if (typeof window !== 'undefined') fragmentAtStart ??= window.location.hash;
   starting ??= getSupabase()
     .then(async (supabase) => {
       // The callback runs inside the client's lock: it must not await client calls.
@@ -139,4 +148,12 @@ export function hasStoredSession(): boolean {
 /** Whether this URL is the landing of an emailed auth link (session or error in the fragment). */
 export function hasAuthResultInUrl(hash = window.location.hash): boolean {
   return /(^|[#&])(access_token|error_description|error_code)=/.test(hash);
+}
+
+/**
+ * The fragment the page was opened with, even when the client has already taken
+ * the session out of it: as it was when the client started, or as it is now.
+ */
+export function openingFragment(): string {
+  return fragmentAtStart ?? window.location.hash;
 }
