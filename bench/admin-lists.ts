@@ -30,6 +30,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import {
   freePort,
@@ -68,6 +69,47 @@ async function authenticate(base: string, anonKey: string, path: string): Promis
     path,
   );
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * The admin area's data needs an aal2 session (decision 027): enrol an
+ * authenticator app and verify a code, as every admin has, and return the
+ * raised access token.
+ */
+async function secondFactor(base: string, anonKey: string, token: string): Promise<string> {
+  const headers = {
+    apikey: anonKey,
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+  };
+  const post = async (pathname: string, body: unknown) =>
+    (await (
+      await expectOk(
+        await fetch(`${base}/auth/v1/${pathname}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+        }),
+        pathname,
+      )
+    ).json()) as Record<string, unknown>;
+  const factor = (await post('factors', { factor_type: 'totp' })) as {
+    id: string;
+    totp: { secret: string };
+  };
+  const challenge = (await post(`factors/${factor.id}/challenge`, {})) as { id: string };
+  const code = new TOTP({
+    secret: Secret.fromBase32(factor.totp.secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate();
+  const session = (await post(`factors/${factor.id}/verify`, {
+    challenge_id: challenge.id,
+    code,
+  })) as { access_token: string };
+  if (decodeJwt(session.access_token).aal !== 'aal2') throw new Error('admin not aal2');
+  return session.access_token;
 }
 
 // ---------------------------------------------------------------------------
@@ -342,7 +384,11 @@ await onEachEngine(async (engine, databaseUrl) => {
     server = startBenchServer(port, dataDir, databaseUrl);
     await waitForHealth(base, server);
 
-    const token = await authenticate(base, anonKey, 'token?grant_type=password');
+    const token = await secondFactor(
+      base,
+      anonKey,
+      await authenticate(base, anonKey, 'token?grant_type=password'),
+    );
     const headers = {
       apikey: anonKey,
       authorization: `Bearer ${token}`,
