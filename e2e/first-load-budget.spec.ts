@@ -12,16 +12,15 @@ const viewports = [
     name: 'phone',
     width: 390,
     height: 844,
-    budgets: { Script: 85 * KB, Document: 17.5 * KB, Stylesheet: 10 * KB },
+    budgets: { Script: 83 * KB, Document: 17.5 * KB, Stylesheet: 10 * KB },
   },
   {
-    // The section under the hero starts 24 px below this fold, so its code (about 4 KB) loads too.
-    // 89.5: the route table's first-read loaders for the admin lists and the partner portal
-    // (decision 034) added 0.3 KB to the entry on both viewports.
+    // The section under the hero shows its heading in this view; its code loads when its
+    // calculator nears the viewport (decision 036), so the desktop's budget is the phone's. 82.3 KB measured on both.
     name: 'desktop',
     width: 1280,
     height: 800,
-    budgets: { Script: 89.5 * KB, Document: 17.5 * KB, Stylesheet: 10 * KB },
+    budgets: { Script: 83 * KB, Document: 17.5 * KB, Stylesheet: 10 * KB },
   },
 ];
 type Kind = keyof (typeof viewports)[number]['budgets'];

@@ -201,10 +201,36 @@ test.describe('landing page behaviour (laptop)', () => {
     await expect(page).toHaveURL('/');
   });
 
+  test('on a desktop, the section under the hero loads its code when its calculator nears, not its heading', async ({
+    browser,
+  }) => {
+    // Lighthouse's desktop viewport: the section's heading is in the first view, its calculator 560 px below.
+    const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await openHome(page);
+    const section = page.locator('[data-section="cost-savings"]');
+    await expect(section.getByRole('heading', { level: 2 })).toBeInViewport();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((url) => url.includes('cost-savings-section'))).toEqual([]);
+    await expect(section).not.toHaveAttribute('data-hydrated');
+
+    await section.locator('[data-hydrate-from]').scrollIntoViewIfNeeded();
+    await expect(section).toHaveAttribute('data-hydrated', 'true');
+    expect(scripts.filter((url) => url.includes('cost-savings-section'))).toHaveLength(1);
+    await page.getByLabel('Customer calls per month').fill('4500');
+    await expect(page).toHaveURL(/calls=4500/);
+    await context.close();
+  });
+
   test('the ROI calculator recomputes as you type, and its URL restores it', async ({ page }) => {
     await openHome(page);
     const calculator = page.locator('[data-section="cost-savings"]');
-    await calculator.scrollIntoViewIfNeeded();
+    // The section hydrates when its calculator nears the viewport, not its heading.
+    await calculator.locator('[data-hydrate-from]').scrollIntoViewIfNeeded();
     await expect(calculator).toHaveAttribute('data-hydrated', 'true');
     await expect(page.getByTestId('roi-monthly')).toContainText('$10,400');
 
@@ -221,7 +247,7 @@ test.describe('landing page behaviour (laptop)', () => {
     await page.goto('about:blank');
     await page.goto(shared);
     const restored = page.locator('[data-section="cost-savings"]');
-    await restored.scrollIntoViewIfNeeded();
+    await restored.locator('[data-hydrate-from]').scrollIntoViewIfNeeded();
     await expect(restored).toHaveAttribute('data-hydrated', 'true');
     await expect(page.getByLabel('Customer calls per month')).toHaveValue('4500');
     await expect(page.getByTestId('roi-monthly')).toContainText('$19,500');
@@ -232,7 +258,8 @@ test.describe('landing page behaviour (laptop)', () => {
   }) => {
     await openHome(page);
     const calculator = page.locator('[data-section="cost-savings"]');
-    await calculator.scrollIntoViewIfNeeded();
+    // The section hydrates when its calculator nears the viewport, not its heading.
+    await calculator.locator('[data-hydrate-from]').scrollIntoViewIfNeeded();
     await expect(calculator).toHaveAttribute('data-hydrated', 'true');
     const calls = page.getByLabel('Customer calls per month');
     await calls.fill('-200');

@@ -161,6 +161,8 @@ if (!supabaseKey) throw new Error('the Supabase client is not a chunk of its own
 function shellPreloads(moduleKeys) {
   const files = new Set();
   const listed = moduleKeys.filter((key) => !dataModules.has(key) || key in manifest);
+  // A signed-in page is found through the portal's half of the route table (decision 036).
+  if (listed.includes(portal)) listed.push(portalPages);
   for (const key of [supabaseKey, ...listed]) chunkFiles(key, files);
   return [
     '<link rel="preload" href="/config.json" as="fetch" crossorigin>',
@@ -169,6 +171,7 @@ function shellPreloads(moduleKeys) {
 }
 
 const portal = 'src/app/portal-layout.tsx';
+const portalPages = 'src/app/portal-pages.tsx';
 /** The first reads of the calls pages (the route table's `handle.data`; the admin's and the partner portal's below). */
 const callsData = 'src/features/calls/api/prefetch.ts';
 /** The modules of the first reads (beside each list's queries: `prefetch…View` in its API module). */

@@ -3,7 +3,7 @@ import { StaticRouter } from 'react-router';
 import { AppShell } from './app/app';
 import { renderHead } from './app/head-tags';
 import { loadFooter } from './app/marketing-layout';
-import { AppRoutes, onDemandPages } from './app/router';
+import { AppRoutes, preloadEveryPage } from './app/router';
 import { landingSections } from './app/routes/landing';
 import { SITE_URL_PLACEHOLDER, metaForPath, pageMeta } from './config/page-meta';
 import { paths } from './config/paths';
@@ -29,7 +29,7 @@ export interface RenderedPage {
 
 // Everything loaded before rendering, so nothing suspends and the HTML comes out in order.
 const everythingLoaded = Promise.all([
-  ...onDemandPages.map((page) => page.preload()),
+  preloadEveryPage(),
   ...landingSections.map((section) => loadComponent(section.loader)),
   loadComponent(loadFooter),
 ]);

@@ -40,6 +40,39 @@ export const paths = {
 
 export type AppPath = (typeof paths)[keyof typeof paths];
 
+/** The signed-in areas' pages (the dashboard, the partner portal, the admin area), behind sign-in. */
+export const signedInPaths = [
+  paths.dashboard,
+  paths.calls,
+  paths.callDetail,
+  paths.connectPhone,
+  paths.agent,
+  paths.phoneNumbers,
+  paths.knowledge,
+  paths.team,
+  paths.accountSettings,
+  paths.partnerPortal,
+  paths.partnerReferrals,
+  paths.partnerRegistrations,
+  paths.partnerCommissions,
+  paths.partnerAssets,
+  paths.admin,
+  paths.adminLeads,
+  paths.adminLead,
+  paths.adminAudit,
+  paths.adminPartners,
+  paths.adminEmails,
+  paths.adminEmail,
+  paths.adminUsers,
+  paths.adminUser,
+  paths.adminBookings,
+  paths.adminBooking,
+  paths.adminAvailability,
+  paths.adminCommissions,
+] as const;
+
+export type SignedInPath = (typeof signedInPaths)[number];
+
 /**
  * The pages' paths. A `:name` segment matches any one non-empty segment; a
  * trailing `/*` also matches everything below.

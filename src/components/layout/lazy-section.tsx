@@ -17,8 +17,9 @@ import { isLoaded, loadComponent, type ComponentLoader } from '@/lib/on-demand';
  *
  * - Prerendered at build time: the code is loaded first, so the HTML holds the
  *   whole section.
- * - Hydrating that HTML: the section suspends until it is near the viewport, and
- *   React leaves the server's HTML in place meanwhile (lazy hydration).
+ * - Hydrating that HTML: the section suspends until it is near the viewport (or
+ *   its part marked `data-hydrate-from` is), and React leaves the server's HTML
+ *   in place meanwhile (lazy hydration).
  * - Rendered by a client-side navigation: its code loads at once, and the
  *   skeleton shows meanwhile, reserving the section's height.
  */
@@ -112,7 +113,10 @@ export const LazySection = memo(function LazySection({
       },
       { rootMargin: PRELOAD_MARGIN },
     );
-    observer.observe(element);
+    // Hydrating prerendered HTML, what shows above a section's first control needs no code
+    // (decision 036): the section hydrates when the element it marks `data-hydrate-from`
+    // (its first control, say) comes near the viewport, else when the section itself does.
+    observer.observe(element.querySelector('[data-hydrate-from]') ?? element);
     return () => observer.disconnect();
   }, [gate]);
 

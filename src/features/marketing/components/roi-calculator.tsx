@@ -78,7 +78,11 @@ export function RoiCalculator() {
 
   const hours = formatNumber(result.hoursFreed);
   return (
-    <div className="mt-14 overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-sand-200">
+    // The section's code loads when the calculator nears the viewport, not its heading (LazySection).
+    <div
+      data-hydrate-from
+      className="mt-14 overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-sand-200"
+    >
       <div className="grid lg:grid-cols-[minmax(0,1.1fr)_minmax(0,0.9fr)]">
         <form
           id={formId}
