@@ -39,6 +39,19 @@ test('the HTML of / as served holds the hero headline and every section heading,
   expect(scriptSources).toEqual(["'self'", `'sha256-${hash}'`, 'https://assets.calendly.com']);
 });
 
+test('the landing page first paints with its hero parsed whole, not half of it', async ({
+  request,
+}) => {
+  // Render-blocking until the heading after the hero is parsed (decision 036): a starved CPU
+  // otherwise paints the hero's call card half-built, and it grows and moves the copy.
+  const html = await (await request.get('/')).text();
+  const expectLink = /<link rel="expect" href="#([\w-]+)" blocking="render">/.exec(html);
+  expect(expectLink, 'a render-blocking rel=expect link').not.toBeNull();
+  const target = html.indexOf(` id="${expectLink![1]}"`);
+  expect(target).toBeGreaterThan(html.indexOf('</figure>', html.indexOf('id="hero-heading"')));
+  expect(html.indexOf('</head>')).toBeGreaterThan(expectLink!.index);
+});
+
 test('without JavaScript the landing page still reads in full', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();

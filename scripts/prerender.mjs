@@ -283,11 +283,22 @@ for (const entry of shellPages) {
   );
 }
 
+// The landing page's first paint waits until its hero is parsed whole, that is until the
+// heading of the section after it arrives (`rel=expect`, render-blocking). On a starved CPU
+// the browser otherwise paints a half-parsed hero, and its call card, centred in the
+// hero's grid row, grows and moves the copy as its lines arrive (decision 036).
+const paintAfter = { '/': 'cost-savings-heading' };
+
 for (const entry of pages) {
   const rendered = await renderPage(entry.path);
   const target = path.join(clientDir, entry.file);
+  const expected = paintAfter[entry.path];
+  if (expected && !rendered.body.includes(` id="${expected}"`)) {
+    throw new Error(`${entry.path} has no #${expected} for its first paint to wait for`);
+  }
+  const preloads = expected ? [`<link rel="expect" href="#${expected}" blocking="render">`] : [];
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(target, await page({ ...rendered, prerendered: true }));
+  await writeFile(target, await page({ ...rendered, prerendered: true, preloads }));
 }
 
 const sitemap = [
