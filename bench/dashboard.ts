@@ -56,6 +56,7 @@ import {
   stopBenchServer,
   waitForHealth,
   expectOk,
+  shownObserver,
 } from './support';
 import { SEARCH, literal, seedSql } from './dashboard-data';
 
@@ -347,30 +348,7 @@ const SHOWN: Record<string, string> = {
 };
 
 /** Installed before the page's own scripts: notes when the condition first holds, then when that frame is painted. */
-const OBSERVER = `(() => {
-  // Functions written out here: the site's CSP forbids eval (new Function) in the page.
-  const conditions = {
-    ${Object.entries(SHOWN)
-      .map(([pathname, source]) => `${JSON.stringify(pathname)}: () => (${source})`)
-      .join(',\n    ')}
-  };
-  const holds = conditions[location.pathname];
-  if (!holds) return;
-  window.__shown = null;
-  let done = false;
-  const check = () => {
-    if (done || !holds()) return;
-    done = true;
-    observer.disconnect();
-    const at = performance.now();
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      window.__shown = { at, painted: performance.now() };
-    }));
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-  check();
-})();`;
+const OBSERVER = shownObserver(SHOWN);
 
 async function timeShown(context: BrowserContext, url: string): Promise<number> {
   const page = await context.newPage();

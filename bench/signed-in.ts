@@ -47,6 +47,7 @@ import {
   startBenchServer,
   stopBenchServer,
   waitForHealth,
+  shownObserver,
 } from './support';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -272,29 +273,9 @@ async function sessionState(
 // Loads
 
 /** Installed before the page's own scripts: notes when the condition first holds, then when that frame is painted. */
-const OBSERVER = `(() => {
-  // Functions written out here: the site's CSP forbids eval (new Function) in the page.
-  const conditions = {
-    ${Object.entries(ROUTES)
-      .map(([pathname, { shown }]) => `${JSON.stringify(pathname)}: () => (${shown})`)
-      .join(',\n    ')}
-  };
-  const holds = conditions[location.pathname];
-  if (!holds) return;
-  window.__shown = null;
-  let done = false;
-  const check = () => {
-    if (done || !holds()) return;
-    done = true;
-    observer.disconnect();
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      window.__shown = { painted: performance.now() };
-    }));
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-  check();
-})();`;
+const OBSERVER = shownObserver(
+  Object.fromEntries(Object.entries(ROUTES).map(([pathname, { shown }]) => [pathname, shown])),
+);
 
 /** The storage after the user's home page has shown once, as after signing in (what it remembers, say the workspace). */
 async function afterHome(

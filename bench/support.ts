@@ -315,3 +315,37 @@ export async function measuredRound(
   };
   return result;
 }
+
+/**
+ * A script to install before a page's own scripts (`addInitScript`): for the
+ * page whose path is a key of `conditions` (JavaScript expressions, evaluated
+ * in the page), it sets `window.__shown = { at, painted }` when the condition
+ * first holds (`at`) and two animation frames later, once that frame is
+ * painted (`painted`), both from navigation start. The conditions are written
+ * into the script as functions: the site's CSP forbids eval in the page.
+ */
+export function shownObserver(conditions: Record<string, string>): string {
+  return `(() => {
+  const conditions = {
+    ${Object.entries(conditions)
+      .map(([pathname, source]) => `${JSON.stringify(pathname)}: () => (${source})`)
+      .join(',\n    ')}
+  };
+  const holds = conditions[location.pathname];
+  if (!holds) return;
+  window.__shown = null;
+  let done = false;
+  const check = () => {
+    if (done || !holds()) return;
+    done = true;
+    observer.disconnect();
+    const at = performance.now();
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      window.__shown = { at, painted: performance.now() };
+    }));
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  check();
+})();`;
+}
