@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { appRoutePatterns, isAppRoute, paths } from '@/config/paths';
+import { appRoutePatterns, isAppRoute, paths, signedInPaths } from '@/config/paths';
 import { renderAsync } from '@/testing/render';
 import { inASignedOutBrowser } from '@/testing/signed-out-browser';
 import { AppRoutes, routes } from './router';
@@ -29,35 +29,7 @@ const publicPageHeadings: Record<string, RegExp> = {
   [paths.talkToSales]: /talk to our sales team/i,
   [paths.privacyPolicy]: /privacy policy/i,
 };
-const signedInPages = [
-  paths.dashboard,
-  paths.calls,
-  paths.callDetail,
-  paths.connectPhone,
-  paths.agent,
-  paths.phoneNumbers,
-  paths.knowledge,
-  paths.team,
-  paths.accountSettings,
-  paths.partnerPortal,
-  paths.partnerReferrals,
-  paths.partnerRegistrations,
-  paths.partnerCommissions,
-  paths.partnerAssets,
-  paths.admin,
-  paths.adminLeads,
-  paths.adminLead,
-  paths.adminAudit,
-  paths.adminPartners,
-  paths.adminEmails,
-  paths.adminEmail,
-  paths.adminUsers,
-  paths.adminUser,
-  paths.adminBookings,
-  paths.adminBooking,
-  paths.adminAvailability,
-  paths.adminCommissions,
-];
+const signedInPages = signedInPaths;
 
 inASignedOutBrowser();
 
