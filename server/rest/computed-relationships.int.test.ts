@@ -338,6 +338,45 @@ describe('aggregates inside spreads and embeds', () => {
     ]);
   });
 
+  it('counts beside a to-one spread inside a to-one embed, as the postgrest-js suite does', async () => {
+    // users?select=username,messages(channels(count(),...channel_details(*))) in postgrest-js.
+    const all = await rest.service
+      .from('reactions')
+      .select('emoji,messages(count(),...chat_users(*))')
+      .in('id', [1, 4])
+      .order('id');
+    expect(all.error).toBeNull();
+    expect(all.data).toEqual([
+      { emoji: 'wave', messages: { count: 1, id: 1, username: 'ada' } },
+      { emoji: 'eyes', messages: { count: 1, id: 2, username: 'grace' } },
+    ]);
+
+    const sums = await rest.service
+      .from('reactions')
+      .select('emoji,messages(id.sum(),...chat_users(author_sum:id.sum(),username))')
+      .in('id', [1, 4])
+      .order('id');
+    expect(sums.error).toBeNull();
+    expect(sums.data).toEqual([
+      { emoji: 'wave', messages: { sum: 1, author_sum: 1, username: 'ada' } },
+      { emoji: 'eyes', messages: { sum: 4, author_sum: 2, username: 'grace' } },
+    ]);
+
+    // channels?select=channel_id:id,...messages(id,message), PostgREST 13.
+    const many = await rest.anon
+      .from('channels')
+      .select('channel_id:id,...messages(id,message)')
+      .order('id')
+      .limit(1)
+      .single();
+    expect(many.error).toBeNull();
+    expect(many.data).toEqual({
+      channel_id: 1,
+      id: [1, 2, 3],
+      message: ['hello', 'hi ada', 'how are you'],
+    });
+  });
+
   it('aggregates inside an embed with a spread below it (once 42803/42703)', async () => {
     const nested = await rest.service
       .from('channels')
