@@ -68,10 +68,11 @@ describe('computed relationships', () => {
   it('keeps only the parents with a matching row with !inner', async () => {
     const result = await rest.service
       .from('channels')
-      .select('id,get_messages!inner(id)')
+      .select('id,get_messages!inner(id)', { count: 'exact' })
       .gte('get_messages.score', 7)
       .order('id');
     expect(result.error).toBeNull();
+    expect(result.count).toBe(2);
     expect(result.data).toEqual([
       { id: 1, get_messages: [{ id: 3 }] },
       { id: 2, get_messages: [{ id: 5 }] },
@@ -191,6 +192,13 @@ describe('computed relationships', () => {
       .gte('get_messages.score', 9);
     expect(inner.error).toBeNull();
     expect(inner.data).toEqual([]);
+    const notNull = await rest.anon
+      .from('channels')
+      .select('id,msgs:get_messages(id)', { count: 'exact', head: true })
+      .gte('msgs.score', 9)
+      .not('msgs', 'is', null);
+    expect(notNull.error).toBeNull();
+    expect(notNull.count).toBe(0);
   });
 
   it('refuses a function in a schema that is not exposed, as PGRST200', async () => {
