@@ -26,6 +26,12 @@ export interface Relationship {
     targetColumns: [string, string][];
   };
   isSelf: boolean;
+  /**
+   * A computed relationship: the target's rows are `function(parent row)`, not
+   * joined by columns. Its cardinality is many-to-one for a function returning
+   * one row (`B` or `SETOF B ROWS 1`), else one-to-many.
+   */
+  computed?: { schema: string; name: string };
 }
 
 export function isToOne(relationship: Relationship): boolean {
@@ -118,8 +124,33 @@ export function relationshipsFrom(cache: SchemaCache, source: Relation): Relatio
       });
     }
   }
-  memo.relationshipMemo.set(key, result);
-  return result;
+  // Computed relationships (PostgREST's getOverrideRelationshipsMap): a function named
+  // like a related relation replaces the foreign-key relationships to that relation.
+  const computed = (cache.computedRelationships ?? []).filter(
+    (rel) => rel.sourceSchema === source.schema && rel.sourceName === source.name,
+  );
+  const overridden = (relationship: Relationship) =>
+    computed.some(
+      (rel) =>
+        rel.functionSchema === relationship.target.schema &&
+        rel.functionName === relationship.target.name,
+    );
+  const withComputed = result.filter((relationship) => !overridden(relationship));
+  for (const rel of computed) {
+    const target = relationOf(cache, rel.targetSchema, rel.targetName);
+    if (!target) continue;
+    withComputed.push({
+      cardinality: rel.singleRow ? 'many-to-one' : 'one-to-many',
+      source,
+      target,
+      constraint: rel.functionName,
+      columns: [],
+      isSelf: source === target,
+      computed: { schema: rel.functionSchema, name: rel.functionName },
+    });
+  }
+  memo.relationshipMemo.set(key, withComputed);
+  return withComputed;
 }
 
 function singleColumn(relationship: Relationship, side: 0 | 1): string | undefined {
@@ -127,6 +158,13 @@ function singleColumn(relationship: Relationship, side: 0 | 1): string | undefin
 }
 
 function describe(relationship: Relationship) {
+  if (relationship.computed) {
+    return {
+      cardinality: relationship.cardinality,
+      embedding: `${relationship.source.name} with ${relationship.target.name}`,
+      relationship: `${relationship.computed.name} using ${relationship.source.name} and ${relationship.target.name}`,
+    };
+  }
   const list = (columns: string[]) => `(${columns.join(', ')})`;
   if (relationship.junction) {
     const { junction } = relationship;
@@ -195,6 +233,11 @@ export function findRelationship(
 ): Relationship {
   const all = relationshipsFrom(cache, source);
   const matches = all.filter((relationship) => {
+    // Found by the function's name alone (hints do not apply), in the source's schema only.
+    if (relationship.computed)
+      return (
+        relationship.computed.name === target && relationship.computed.schema === source.schema
+      );
     const foreignName = relationship.target.name;
     const isTargetView = relationship.target.kind === 'v' || relationship.target.kind === 'm';
     if (relationship.isSelf && !relationship.junction) {

@@ -77,11 +77,29 @@ export interface Routine {
   description: string | null;
 }
 
+/**
+ * A computed relationship (PostgREST 12): a function of exactly one argument,
+ * the row type of a relation, returning another relation's row type (`B`, or
+ * `SETOF B ROWS 1`: to-one) or a set of them (to-many). Embedded by the
+ * function's name, called with the parent row.
+ */
+export interface ComputedRelationship {
+  functionSchema: string;
+  functionName: string;
+  sourceSchema: string;
+  sourceName: string;
+  targetSchema: string;
+  targetName: string;
+  singleRow: boolean;
+}
+
 export interface SchemaCache {
   schemas: string[];
   relations: Map<string, Relation>;
   foreignKeys: ForeignKey[];
   routines: Map<string, Routine[]>;
+  /** Computed relationships whose function, source and target are all in the exposed schemas. */
+  computedRelationships?: ComputedRelationship[];
   /**
    * PostgREST's in-database settings (`alter role authenticator set
    * pgrst.db_aggregates_enabled to 'true'`, as Supabase documents them).
@@ -132,6 +150,16 @@ interface ForeignKeyRow {
   referenced_schema: string;
   referenced_table: string;
   referenced_columns: string[];
+}
+
+interface ComputedRelationshipRow {
+  function_schema: string;
+  function_name: string;
+  source_schema: string;
+  source_name: string;
+  target_schema: string;
+  target_name: string;
+  single_row: boolean;
 }
 
 interface RoutineRow {
@@ -242,6 +270,32 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
      where n.nspname = any($1::text[]) and p.prokind = 'f'`,
     [schemas],
   );
+  // PostgREST's allComputedRels: one argument, a relation's row type; returns a relation's row type.
+  const computedRows = await db.query<ComputedRelationshipRow>(
+    `select n.nspname as function_schema, p.proname as function_name,
+            an.nspname as source_schema, ac.relname as source_name,
+            rn.nspname as target_schema, rc.relname as target_name,
+            (not p.proretset or p.prorows = 1) as single_row
+     from pg_proc p
+     join pg_namespace n on n.oid = p.pronamespace
+     join pg_class ac on ac.reltype = p.proargtypes[0] and ac.relkind in ('r', 'p', 'v', 'm', 'f')
+     join pg_namespace an on an.oid = ac.relnamespace
+     join pg_class rc on rc.reltype = p.prorettype and rc.relkind in ('r', 'p', 'v', 'm', 'f')
+     join pg_namespace rn on rn.oid = rc.relnamespace
+     where p.prokind = 'f' and p.pronargs = 1
+       and n.nspname = any($1::text[]) and an.nspname = any($1::text[]) and rn.nspname = any($1::text[])
+     order by n.nspname, p.proname, an.nspname, ac.relname`,
+    [schemas],
+  );
+  const computedRelationships: ComputedRelationship[] = computedRows.rows.map((row) => ({
+    functionSchema: row.function_schema,
+    functionName: row.function_name,
+    sourceSchema: row.source_schema,
+    sourceName: row.source_name,
+    targetSchema: row.target_schema,
+    targetName: row.target_name,
+    singleRow: row.single_row,
+  }));
 
   const relations = new Map<string, Relation>();
   for (const row of relationRows.rows) {
@@ -357,5 +411,13 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     ({ setting }) => setting.toLowerCase() === 'pgrst.db_aggregates_enabled=true',
   );
 
-  return { schemas, relations, foreignKeys, routines, aggregatesEnabled, loadedAt: Date.now() };
+  return {
+    schemas,
+    relations,
+    foreignKeys,
+    routines,
+    computedRelationships,
+    aggregatesEnabled,
+    loadedAt: Date.now(),
+  };
 }

@@ -190,11 +190,6 @@ function planSelect(
     const depth = node.depth + 1;
     const name = item.alias ?? item.name;
     const toOne = isToOne(relationship);
-    if (item.kind === 'spread' && !toOne) {
-      throw restErrors.notImplemented(
-        `A spread operation on '${item.name}' is only possible on a many-to-one or one-to-one relationship`,
-      );
-    }
     const embed: EmbedNode = {
       ...newNode(relationship.target, `${relationship.target.name}_${depth}`, depth),
       name,
@@ -208,8 +203,28 @@ function planSelect(
     };
     const children = item.children.length > 0 ? item.children : [];
     planSelect(cache, embed, children, options);
+    // PostgREST 13: a to-many spread hands each column up as an array; aggregates there are not implemented.
+    if (embed.isSpread && !toOne && hasAggregates(embed)) {
+      throw restErrors.notImplemented(
+        'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+      );
+    }
     node.embeds.push(embed);
   }
+}
+
+/**
+ * Whether a level aggregates: in its own select, or through a to-one spread
+ * below it, whose aggregates are applied at this level (PostgREST's spread
+ * aggregates: `select=...customers(count())` counts the parent's rows).
+ */
+export function hasAggregates(node: ReadNode): boolean {
+  return (
+    node.selects.some((select) => select.aggregate) ||
+    node.embeds.some(
+      (embed) => embed.isSpread && embed.isToOne && embed.selects.some((s) => s.aggregate),
+    )
+  );
 }
 
 function findNode(root: ReadNode, path: EmbedPath): ReadNode {

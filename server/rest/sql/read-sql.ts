@@ -1,12 +1,13 @@
 import type { Operation } from '../parse/types';
-import type {
-  EmbedNode,
-  PlannedFilter,
-  PlannedLogic,
-  PlannedOrder,
-  PlannedSelect,
-  ReadNode,
-  ResolvedField,
+import {
+  hasAggregates,
+  type EmbedNode,
+  type PlannedFilter,
+  type PlannedLogic,
+  type PlannedOrder,
+  type PlannedSelect,
+  type ReadNode,
+  type ResolvedField,
 } from '../plan/read-plan';
 import { arrayLiteral, ident, literal, qualified, type Params } from './sql';
 
@@ -165,6 +166,14 @@ function rangeSql(node: ReadNode, params: Params): string {
 function joinConditions(embed: EmbedNode): { from: string; conditions: string[] } {
   const { relationship, parent } = embed;
   const target = qualified(embed.relation.schema, embed.relation.name);
+  if (relationship.computed) {
+    // The function of the parent row; the cast picks the overload for a CTE's row (writes, RPC).
+    const { computed, source } = relationship;
+    return {
+      from: `${qualified(computed.schema, computed.name)}(${ident(parent.alias)}::${qualified(source.schema, source.name)}) AS ${ident(embed.alias)}`,
+      conditions: [],
+    };
+  }
   if (relationship.junction) {
     const { junction } = relationship;
     const junctionAlias = `${junction.relation.name}_${embed.depth}`;
@@ -191,12 +200,77 @@ function joinConditions(embed: EmbedNode): { from: string; conditions: string[] 
   };
 }
 
+/** A column a spread's subquery hands its parent; `hoisted`: an aggregate applied at the parent. */
+interface SpreadOutput {
+  name: string;
+  hoisted?: PlannedSelect;
+}
+
 /**
- * PostgREST's groupF: with an aggregate in a level's select, its rows are
- * grouped by everything else it selects (embeds by their output names).
+ * The columns of a spread's subquery, by name: its fields (`*` as its
+ * relation's columns), the columns of spreads below it, and its embeds. A
+ * to-one spread's aggregates are applied by the parent, over the parent's rows.
+ */
+function spreadOutputs(embed: EmbedNode): SpreadOutput[] {
+  const outputs: SpreadOutput[] = [];
+  for (const select of embed.selects) {
+    if (select.outputName === undefined)
+      outputs.push(...[...embed.relation.columns.keys()].map((name) => ({ name })));
+    else if (select.aggregate && embed.isToOne)
+      outputs.push({ name: select.outputName, hoisted: select });
+    else outputs.push({ name: select.outputName });
+  }
+  for (const nested of embed.embeds) {
+    if (nested.isSpread) outputs.push(...spreadOutputs(nested).map(({ name }) => ({ name })));
+    else if (!isEmptyEmbed(nested)) outputs.push({ name: nested.name });
+  }
+  return outputs;
+}
+
+/** The parent's expression for a to-one spread's aggregate: over the spread's value, or its rows. */
+function hoistedSql(joinAlias: string, select: PlannedSelect): string {
+  const value =
+    select.field.name === '*'
+      ? `${ident(joinAlias)}.*`
+      : `${ident(joinAlias)}.${ident(select.outputName!)}`;
+  let expression = `pg_catalog.${select.aggregate!}(${value})`;
+  if (select.aggregateCast) expression = `CAST(${expression} AS ${select.aggregateCast})`;
+  return expression;
+}
+
+/** A to-one spread's own level: its aggregates become plain values (or go) for the parent to apply. */
+function withoutAggregates(embed: EmbedNode): EmbedNode {
+  if (!embed.selects.some((select) => select.aggregate)) return embed;
+  return {
+    ...embed,
+    selects: embed.selects
+      .filter((select) => !(select.aggregate && select.field.name === '*'))
+      .map((select) => {
+        if (!select.aggregate) return select;
+        return {
+          field: select.field,
+          outputName: select.outputName!,
+          ...(select.cast ? { cast: select.cast } : {}),
+        };
+      }),
+  };
+}
+
+/** The select-list expression that carries an embed's JSON (to-one object or to-many array). */
+function embedJsonSql(embed: EmbedNode): string {
+  return embed.isToOne
+    ? `row_to_json(${ident(embed.joinAlias)}.*)::jsonb`
+    : `COALESCE(${ident(embed.joinAlias)}.${ident(embed.joinAlias)}, '[]')`;
+}
+
+/**
+ * PostgREST's groupF: with an aggregate in a level's select (or in a to-one
+ * spread below it), its rows are grouped by everything else it selects. Embeds
+ * are grouped by the expressions that carry them, never by their output names
+ * (which a column of the same name would shadow).
  */
 function groupSql(node: ReadNode, params: Params): string {
-  if (!node.selects.some((select) => select.aggregate)) return '';
+  if (!hasAggregates(node)) return '';
   const terms: string[] = [];
   const columnsOf = (alias: string, relation: ReadNode['relation']) =>
     [...relation.columns.keys()].map((column) => `${ident(alias)}.${ident(column)}`);
@@ -207,14 +281,11 @@ function groupSql(node: ReadNode, params: Params): string {
   }
   for (const embed of node.embeds) {
     if (embed.isSpread) {
-      for (const select of embed.selects) {
-        if (select.aggregate) continue;
-        if (select.outputName === undefined)
-          terms.push(...columnsOf(embed.joinAlias, embed.relation));
-        else terms.push(`${ident(embed.joinAlias)}.${ident(select.outputName)}`);
+      for (const output of spreadOutputs(embed)) {
+        if (!output.hoisted) terms.push(`${ident(embed.joinAlias)}.${ident(output.name)}`);
       }
     } else if (!isEmptyEmbed(embed)) {
-      terms.push(ident(embed.name));
+      terms.push(embedJsonSql(embed));
     }
   }
   return terms.length > 0 ? ` GROUP BY ${terms.join(', ')}` : '';
@@ -239,7 +310,7 @@ function canChoosePageFirst(node: ReadNode): boolean {
     node.embeds.length > 0 &&
     node.embeds.every((embed) => embed.joinType !== 'inner') &&
     node.order.every((term) => !term.embed) &&
-    !node.selects.some((select) => select.aggregate)
+    !hasAggregates(node)
   );
 }
 
@@ -256,34 +327,44 @@ export function nodeSql(
   const selects = node.selects.map((select) => selectSql(node.alias, select, params));
   const joins: string[] = [];
   for (const embed of node.embeds) {
-    const child = embedSelectSql(embed, params);
-    if (embed.isSpread) {
-      for (const select of embed.selects) {
-        if (select.outputName === undefined) selects.push(`${ident(embed.joinAlias)}.*`);
-        else selects.push(`${ident(embed.joinAlias)}.${ident(select.outputName)}`);
-      }
-      for (const nested of embed.embeds) {
-        if (!isEmptyEmbed(nested)) selects.push(`${ident(embed.joinAlias)}.${ident(nested.name)}`);
-      }
-      joins.push(
-        ` ${embed.joinType === 'inner' ? 'INNER' : 'LEFT'} JOIN LATERAL (${child}) AS ${ident(embed.joinAlias)} ON TRUE`,
-      );
-    } else if (embed.isToOne) {
-      if (!isEmptyEmbed(embed))
-        selects.push(`row_to_json(${ident(embed.joinAlias)}.*)::jsonb AS ${ident(embed.name)}`);
-      joins.push(
-        ` ${embed.joinType === 'inner' ? 'INNER' : 'LEFT'} JOIN LATERAL (${child}) AS ${ident(embed.joinAlias)} ON TRUE`,
-      );
-    } else {
-      if (!isEmptyEmbed(embed))
+    const alias = ident(embed.joinAlias);
+    const joinKind = embed.joinType === 'inner' ? 'INNER' : 'LEFT';
+    if (embed.isSpread && embed.isToOne) {
+      for (const output of spreadOutputs(embed)) {
         selects.push(
-          `COALESCE(${ident(embed.joinAlias)}.${ident(embed.joinAlias)}, '[]') AS ${ident(embed.name)}`,
+          output.hoisted
+            ? `${hoistedSql(embed.joinAlias, output.hoisted)} AS ${ident(output.name)}`
+            : `${alias}.${ident(output.name)}`,
         );
-      const aggregated = `SELECT json_agg(${ident(embed.joinAlias)})::jsonb AS ${ident(embed.joinAlias)} FROM (${child}) AS ${ident(embed.joinAlias)}`;
+      }
+      const child = embedSelectSql(withoutAggregates(embed), params);
+      joins.push(` ${joinKind} JOIN LATERAL (${child}) AS ${alias} ON TRUE`);
+    } else if (embed.isSpread) {
+      // PostgREST 13's to-many spread: each column as an array of the related rows' values, in their order.
+      const outputs = spreadOutputs(embed);
+      const columns = outputs.map(
+        ({ name }) => `COALESCE(json_agg(${alias}.${ident(name)}), '[]')::jsonb AS ${ident(name)}`,
+      );
+      for (const { name } of outputs) selects.push(`${alias}.${ident(name)}`);
+      const child = embedSelectSql(embed, params);
+      const aggregated = `SELECT ${[`json_agg(${alias})::jsonb AS ${alias}`, ...columns].join(', ')} FROM (${child}) AS ${alias}`;
       joins.push(
         embed.joinType === 'inner'
-          ? ` INNER JOIN LATERAL (${aggregated}) AS ${ident(embed.joinAlias)} ON ${ident(embed.joinAlias)}.${ident(embed.joinAlias)} IS NOT NULL`
-          : ` LEFT JOIN LATERAL (${aggregated}) AS ${ident(embed.joinAlias)} ON TRUE`,
+          ? ` INNER JOIN LATERAL (${aggregated}) AS ${alias} ON ${alias}.${alias} IS NOT NULL`
+          : ` LEFT JOIN LATERAL (${aggregated}) AS ${alias} ON TRUE`,
+      );
+    } else if (embed.isToOne) {
+      const child = embedSelectSql(embed, params);
+      if (!isEmptyEmbed(embed)) selects.push(`${embedJsonSql(embed)} AS ${ident(embed.name)}`);
+      joins.push(` ${joinKind} JOIN LATERAL (${child}) AS ${alias} ON TRUE`);
+    } else {
+      const child = embedSelectSql(embed, params);
+      if (!isEmptyEmbed(embed)) selects.push(`${embedJsonSql(embed)} AS ${ident(embed.name)}`);
+      const aggregated = `SELECT json_agg(${alias})::jsonb AS ${alias} FROM (${child}) AS ${alias}`;
+      joins.push(
+        embed.joinType === 'inner'
+          ? ` INNER JOIN LATERAL (${aggregated}) AS ${alias} ON ${alias}.${alias} IS NOT NULL`
+          : ` LEFT JOIN LATERAL (${aggregated}) AS ${alias} ON TRUE`,
       );
     }
   }

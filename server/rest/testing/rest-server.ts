@@ -37,11 +37,13 @@ async function fixtureSql(name: string): Promise<string> {
   return readFile(path.join(ROOT_DIR, 'server', 'rest', 'testing', name), 'utf8');
 }
 
-export async function startRestTestServer(): Promise<RestTestServer> {
+/** `fixtures`: the SQL files of server/rest/testing/ to load, in order. */
+export async function startRestTestServer(
+  fixtures: string[] = ['fixture.sql', 'integration-fixture.sql'],
+): Promise<RestTestServer> {
   const server = await startTestServer();
   try {
-    await server.db.exec(await fixtureSql('fixture.sql'));
-    await server.db.exec(await fixtureSql('integration-fixture.sql'));
+    for (const fixture of fixtures) await server.db.exec(await fixtureSql(fixture));
     await server.reloadSchema();
 
     const service = clientFor(server, { key: server.serviceRoleKey });
