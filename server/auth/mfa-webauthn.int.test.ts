@@ -424,6 +424,13 @@ describe('WebAuthn factor abuse', () => {
       rpOrigins: [ORIGIN],
     });
     expect(otherId.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    const topLevel = await challenge(test.supabase, factor.id, {
+      rpId: 'test',
+      rpOrigins: [ORIGIN],
+    });
+    expect(topLevel.error).toMatchObject({ status: 400, code: 'validation_failed' });
+    const above = await challenge(test.supabase, factor.id, { rpId: RP_ID, rpOrigins: [ORIGIN] });
+    expect(above.error).toBeNull();
     const withPath = await challenge(test.supabase, factor.id, {
       rpId: RP_ID,
       rpOrigins: [`${ORIGIN}/login`],

@@ -511,7 +511,8 @@ export function relyingParty(
   const rpId = (requestedId || new URL(origins[0]!).hostname).toLowerCase();
   for (const origin of origins) {
     const host = new URL(origin).hostname;
-    if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+    // A domain above the host, never a bare top-level one ("test", "com").
+    if (host !== rpId && !(host.endsWith(`.${rpId}`) && rpId.includes('.'))) {
       throw errors.validation(
         `WebAuthn rpId ${JSON.stringify(rpId)} is not the host of ${origin} or a domain above it`,
       );
