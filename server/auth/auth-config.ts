@@ -75,6 +75,8 @@ export const authEnvironmentSchema = z.object({
   MFA_TOTP_VERIFY_ENABLED: flag(true),
   MFA_PHONE_ENROLL_ENABLED: flag(true),
   MFA_PHONE_VERIFY_ENABLED: flag(true),
+  MFA_WEB_AUTHN_ENROLL_ENABLED: flag(false),
+  MFA_WEB_AUTHN_VERIFY_ENABLED: flag(false),
   MFA_CHALLENGE_EXPIRY_DURATION: count(300, 86400),
   SAML_ENABLED: flag(false),
   SMTP_URL: z
@@ -166,6 +168,9 @@ export interface AuthConfig {
     totpVerify: boolean;
     phoneEnroll: boolean;
     phoneVerify: boolean;
+    /** WebAuthn (security key) factors: off unless turned on, as in GoTrue. */
+    webauthnEnroll: boolean;
+    webauthnVerify: boolean;
     challengeExpirySeconds: number;
   };
   samlEnabled: boolean;
@@ -237,6 +242,8 @@ export function toAuthConfig(
       totpVerify: values.MFA_TOTP_VERIFY_ENABLED,
       phoneEnroll: values.MFA_PHONE_ENROLL_ENABLED && smsProvider !== undefined,
       phoneVerify: values.MFA_PHONE_VERIFY_ENABLED && smsProvider !== undefined,
+      webauthnEnroll: values.MFA_WEB_AUTHN_ENROLL_ENABLED,
+      webauthnVerify: values.MFA_WEB_AUTHN_VERIFY_ENABLED,
       challengeExpirySeconds: values.MFA_CHALLENGE_EXPIRY_DURATION,
     },
     samlEnabled: values.SAML_ENABLED,

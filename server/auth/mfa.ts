@@ -19,6 +19,7 @@ import {
   refundHit,
 } from './rate-limits';
 import { clientIp, isUuid, optionalString, readBody } from './request';
+import { challengeWebAuthn, enrollWebAuthn, verifyWebAuthn, type MfaShared } from './mfa-webauthn';
 import { authenticate, type Authenticated } from './request-auth';
 import { insertRefreshToken, recordAuthMethod, tokenResponse, type AuthMethod } from './sessions';
 import { epochSeconds } from './time';
@@ -28,7 +29,7 @@ import { findUserById, normalisePhone, type FactorRow, type UserRow } from './us
 
 /**
  * MFA factors (GoTrue's internal/api/mfa.go): enroll, challenge, verify and
- * unenroll TOTP and phone factors. WebAuthn factors are not offered.
+ * unenroll TOTP and phone factors; WebAuthn factors are mfa-webauthn.ts's.
  */
 
 /** GoTrue's MFA_FACTOR_EXPIRY_DURATION: unverified, never challenged factors older than this are removed. */
@@ -56,6 +57,15 @@ const INVALID_CHANNEL =
   "Invalid channel, supported values are 'sms' or 'whatsapp'. 'whatsapp' is only supported if Twilio or Twilio Verify is used as the provider.";
 
 const FACTOR_COLUMNS = `id, user_id, friendly_name, factor_type, status, secret, phone, last_challenged_at, created_at, updated_at`;
+
+/** What mfa-webauthn.ts shares of this module. */
+const shared: MfaShared = {
+  actorOf,
+  validateNewFactor,
+  upgradeSession,
+  challengeExpired,
+  ipMismatch,
+};
 
 export function registerMfaRoutes(routes: Hono, handle: HandleAuth): void {
   routes.post('/factors', handle(enrollFactor));
@@ -172,11 +182,14 @@ async function enrollFactor(c: Context, deps: AuthDependencies): Promise<Respons
       }
       return enrollPhone(c, deps, user, sessionId, friendlyName, body.phone);
     case 'webauthn':
-      throw new AuthError(
-        422,
-        'mfa_webauthn_enroll_not_enabled',
-        'MFA enroll is disabled for WebAuthn',
-      );
+      if (!mfa.webauthnEnroll) {
+        throw new AuthError(
+          422,
+          'mfa_webauthn_enroll_not_enabled',
+          'MFA enroll is disabled for WebAuthn',
+        );
+      }
+      return enrollWebAuthn(shared, c, deps, user, sessionId, friendlyName, requestIp(c, deps));
     default:
       throw errors.validation('factor_type needs to be totp, phone, or webauthn');
   }
@@ -373,13 +386,8 @@ async function challengeFactor(c: Context, deps: AuthDependencies): Promise<Resp
   const factor = await loadFactor(c, deps.db, user);
   const ip = requestIp(c, deps);
   await limitChallengeAndVerify(deps, 'challenge', ip);
-  if (factor.factor_type === 'webauthn') {
-    throw new AuthError(
-      422,
-      'mfa_webauthn_verify_not_enabled',
-      'MFA verification is disabled for WebAuthn',
-    );
-  }
+  if (factor.factor_type === 'webauthn')
+    return challengeWebAuthn(shared, c, deps, user, factor, ip);
   const disabled = verificationDisabled(factor.factor_type, deps);
   if (disabled) throw disabled;
 
@@ -459,7 +467,11 @@ function sameHash(a: string, b: string): boolean {
 // ---------------------------------------------------------------------------
 // POST /factors/:factorId/verify
 
-const verifyBody = z.object({ challenge_id: z.unknown().optional(), code: z.unknown().optional() });
+const verifyBody = z.object({
+  challenge_id: z.unknown().optional(),
+  code: z.unknown().optional(),
+  webauthn: z.unknown().optional(),
+});
 
 /** GoTrue decodes challenge_id into a UUID: a malformed one fails as bad JSON. */
 function readChallengeId(value: unknown): string | undefined {
@@ -563,12 +575,15 @@ async function verifyFactor(c: Context, deps: AuthDependencies): Promise<Respons
     throw errors.validation('Code needs to be non-empty');
   }
   if (factor.factor_type === 'webauthn') {
-    // GoTrue answers with the enroll code here (sic).
-    throw new AuthError(
-      422,
-      'mfa_webauthn_enroll_not_enabled',
-      'MFA verification is disabled for WebAuthn',
-    );
+    if (!deps.config.mfa.webauthnVerify) {
+      // GoTrue answers with the enroll code here (sic).
+      throw new AuthError(
+        422,
+        'mfa_webauthn_enroll_not_enabled',
+        'MFA verification is disabled for WebAuthn',
+      );
+    }
+    return verifyWebAuthn(shared, c, deps, user, sessionId, factor, ip, challengeId, body.webauthn);
   }
   const disabled = verificationDisabled(factor.factor_type, deps);
   if (disabled) throw disabled;
@@ -730,7 +745,12 @@ async function unenrollFactor(c: Context, deps: AuthDependencies): Promise<Respo
     throw errors.insufficientAal('AAL2 required to unenroll verified factor');
   }
   const ip = requestIp(c, deps);
-  const method: AuthMethod = factor.factor_type === 'phone' ? 'mfa/phone' : 'totp';
+  const method: AuthMethod =
+    factor.factor_type === 'phone'
+      ? 'mfa/phone'
+      : factor.factor_type === 'webauthn'
+        ? 'mfa/webauthn'
+        : 'totp';
   await deps.db.transaction(async (tx) => {
     await tx.query(`delete from auth.mfa_factors where id = $1`, [factor.id]);
     await recordAudit(tx, actorOf(user), 'factor_unenrolled', ip, {

@@ -16,6 +16,7 @@ export type AuthMethod =
   | 'anonymous'
   | 'totp'
   | 'mfa/phone'
+  | 'mfa/webauthn'
   | 'sso/saml'
   | 'oauth';
 
