@@ -77,6 +77,14 @@ export const authEnvironmentSchema = z.object({
   MFA_PHONE_VERIFY_ENABLED: flag(true),
   MFA_CHALLENGE_EXPIRY_DURATION: count(300, 86400),
   SAML_ENABLED: flag(false),
+  // Passkeys (GoTrue's GOTRUE_PASSKEY_* and GOTRUE_WEBAUTHN_*). Relying party
+  // id and origins default to SITE_URL's host and origin.
+  PASSKEY_ENABLED: flag(false),
+  PASSKEY_MAX_PASSKEYS_PER_USER: count(10, 100),
+  WEBAUTHN_RP_ID: z.string().trim().default(''),
+  WEBAUTHN_RP_DISPLAY_NAME: z.string().trim().min(1).default('Cervana'),
+  WEBAUTHN_RP_ORIGINS: list,
+  WEBAUTHN_CHALLENGE_EXPIRY_DURATION: count(300, 86400), // seconds
   SMTP_URL: z
     .string()
     .trim()
@@ -103,6 +111,7 @@ export const authEnvironmentSchema = z.object({
   RATE_LIMIT_OTP: count(30), // per hour, per IP
   RATE_LIMIT_FAILED_SIGN_INS: count(100), // per hour, per account
   RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY: count(30), // per 2 minutes, per IP, each endpoint
+  RATE_LIMIT_PASSKEY: count(30), // passkey sign-in ceremonies, per 5 minutes, per IP
   MAILER_MAX_FREQUENCY: count(60, 86400), // seconds between two mails of a kind to one user
 });
 
@@ -122,6 +131,8 @@ export interface RateLimits {
   /** MFA challenges, and separately verifications, per IP in 2 minutes. */
   mfaChallengeAndVerifyPer2Minutes: number;
   failedSignInsPerAccountPerHour: number;
+  /** Passkey sign-in options (ceremonies started) per IP in 5 minutes. */
+  passkeyPer5Minutes: number;
 }
 
 export interface AuthConfig {
@@ -169,6 +180,15 @@ export interface AuthConfig {
     challengeExpirySeconds: number;
   };
   samlEnabled: boolean;
+  passkey: {
+    enabled: boolean;
+    maxPerUser: number;
+    rpId: string;
+    rpName: string;
+    /** Origins (scheme://host[:port]) the browser ceremony may run on. */
+    rpOrigins: string[];
+    challengeExpirySeconds: number;
+  };
   smtpUrl: string | undefined;
   smtpFrom: string;
   seedDemoAccounts: boolean;
@@ -240,6 +260,17 @@ export function toAuthConfig(
       challengeExpirySeconds: values.MFA_CHALLENGE_EXPIRY_DURATION,
     },
     samlEnabled: values.SAML_ENABLED,
+    passkey: {
+      enabled: values.PASSKEY_ENABLED,
+      maxPerUser: values.PASSKEY_MAX_PASSKEYS_PER_USER,
+      rpId: values.WEBAUTHN_RP_ID || new URL(context.siteUrl).hostname,
+      rpName: values.WEBAUTHN_RP_DISPLAY_NAME,
+      rpOrigins:
+        values.WEBAUTHN_RP_ORIGINS.length > 0
+          ? values.WEBAUTHN_RP_ORIGINS
+          : [new URL(context.siteUrl).origin],
+      challengeExpirySeconds: values.WEBAUTHN_CHALLENGE_EXPIRY_DURATION,
+    },
     smtpUrl: values.SMTP_URL,
     smtpFrom: values.SMTP_FROM,
     seedDemoAccounts: values.SEED_DEMO,
@@ -256,6 +287,7 @@ export function toAuthConfig(
       otpPerHour: values.RATE_LIMIT_OTP,
       mfaChallengeAndVerifyPer2Minutes: values.RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY,
       failedSignInsPerAccountPerHour: values.RATE_LIMIT_FAILED_SIGN_INS,
+      passkeyPer5Minutes: values.RATE_LIMIT_PASSKEY,
     },
     mailerMaxFrequencySeconds: values.MAILER_MAX_FREQUENCY,
   };

@@ -17,7 +17,8 @@ export type AuthMethod =
   | 'totp'
   | 'mfa/phone'
   | 'sso/saml'
-  | 'oauth';
+  | 'oauth'
+  | 'passkey';
 
 export type Aal = 'aal1' | 'aal2';
 
