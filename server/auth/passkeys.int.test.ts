@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { encodeCBOR } from '@levischuck/tiny-cbor';
+import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import { AuthApiError, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, uniqueEmail } from '../testing/clients';
@@ -45,7 +45,7 @@ class SoftwareAuthenticator {
   private coseKey(): Uint8Array {
     const jwk = this.publicKey.export({ format: 'jwk' });
     return encodeCBOR(
-      new Map<number, Uint8Array | number>([
+      new Map<number, CBORType>([
         [1, 2], // kty: EC2
         [3, -7], // alg: ES256
         [-1, 1], // crv: P-256
@@ -80,9 +80,9 @@ class SoftwareAuthenticator {
       this.coseKey(),
     ]);
     const attestationObject = encodeCBOR(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, CBORType>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', new Map<string, CBORType>()],
         ['authData', authData],
       ]),
     );
