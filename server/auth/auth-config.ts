@@ -45,7 +45,8 @@ export const authEnvironmentSchema = z.object({
   SMS_OTP_EXP: count(300, 86400),
   OTP_LENGTH: z.coerce.number().int().min(6).max(10).default(6),
   SMS_TEST_OTP: z.string().default(''),
-  // No provider: no text is ever sent, and phone sign-in and phone MFA are off.
+  // No provider: no text is ever sent, and phone sign-in and phone MFA are off
+  // (except for SMS_TEST_OTP numbers, which are never texted).
   // `log` (development and tests only) writes each text, code included, to the log.
   SMS_PROVIDER: z.enum(['', 'none', 'log']).default(''),
   SMS_ALLOWED_COUNTRIES: z
@@ -144,6 +145,8 @@ export interface AuthConfig {
   emailEnabled: boolean;
   /** Phone sign-up and sign-in: EXTERNAL_PHONE_ENABLED, and only with an SMS provider. */
   phoneEnabled: boolean;
+  /** EXTERNAL_PHONE_ENABLED as set: test numbers (SMS_TEST_OTP) sign in with it, provider or not. */
+  externalPhoneEnabled: boolean;
   sms: {
     /** Where texts go; undefined: nowhere (phone sign-in and phone MFA are then off). */
     provider: 'log' | undefined;
@@ -225,6 +228,7 @@ export function toAuthConfig(
     smsAutoconfirm: values.SMS_AUTOCONFIRM,
     emailEnabled: values.EXTERNAL_EMAIL_ENABLED,
     phoneEnabled: values.EXTERNAL_PHONE_ENABLED && smsProvider !== undefined,
+    externalPhoneEnabled: values.EXTERNAL_PHONE_ENABLED,
     sms: { provider: smsProvider, allowedCountries: values.SMS_ALLOWED_COUNTRIES },
     anonymousEnabled: values.EXTERNAL_ANONYMOUS_USERS_ENABLED,
     manualLinkingEnabled: values.SECURITY_MANUAL_LINKING_ENABLED,
