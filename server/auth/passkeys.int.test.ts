@@ -562,6 +562,30 @@ describe('passkeys: bad input', () => {
     expectApiError(error, 400, 'webauthn_challenge_not_found');
   });
 
+  it('keeps at most five registration ceremonies of a user open: a sixth voids the oldest', async () => {
+    const { supabase } = await signedUp();
+    const started = [];
+    for (let i = 0; i < 6; i += 1) {
+      const { data, error } = await supabase.auth.passkey.startRegistration();
+      expect(error).toBeNull();
+      started.push(data!);
+    }
+    const { error: voided } = await supabase.auth.passkey.verifyRegistration({
+      challengeId: started[0]!.challenge_id,
+      credential: new SoftwareAuthenticator().create(
+        started[0]!.options as unknown as Json,
+      ) as never,
+    });
+    expectApiError(voided, 400, 'webauthn_challenge_not_found');
+    const { error } = await supabase.auth.passkey.verifyRegistration({
+      challengeId: started[1]!.challenge_id,
+      credential: new SoftwareAuthenticator().create(
+        started[1]!.options as unknown as Json,
+      ) as never,
+    });
+    expect(error).toBeNull();
+  });
+
   it('refuses oversized bodies with 413', async () => {
     const response = await raw('/passkeys/authentication/verify', {
       method: 'POST',
@@ -609,5 +633,9 @@ describe('passkeys: switched off (the default)', () => {
       expectApiError(error, 404, 'passkey_disabled');
       expect(error!.message).toBe('Passkeys are disabled');
     }
+    const settings = async (target: TestServer) =>
+      ((await (await fetch(`${target.url}/auth/v1/settings`)).json()) as Json).passkeys_enabled;
+    expect(await settings(disabledServer)).toBe(false);
+    expect(await settings(server)).toBe(true);
   });
 });

@@ -46,6 +46,9 @@ const passkeyErrors = {
 
 type ChallengeType = 'registration' | 'authentication';
 
+/** Registration ceremonies a user may have open at once; starting another voids the oldest. */
+const OPEN_REGISTRATIONS_PER_USER = 5;
+
 interface CredentialRow {
   id: string;
   user_id: string;
@@ -173,10 +176,19 @@ async function storeChallenge(
      values ($1, $2, $3, $4, now(), to_timestamp($5))`,
     [id, userId, type, challenge, expiresAt],
   );
-  // Expired challenges are pruned as new ones are made.
+  // Expired challenges are pruned as new ones are made, and a user keeps at most
+  // a few registration ceremonies open (the newest).
   await deps.db.query(
     `delete from auth.webauthn_challenges where expires_at < now() - interval '1 hour'`,
   );
+  if (userId) {
+    await deps.db.query(
+      `delete from auth.webauthn_challenges where user_id = $1 and id not in (
+         select id from auth.webauthn_challenges where user_id = $1
+         order by created_at desc, id limit ${OPEN_REGISTRATIONS_PER_USER})`,
+      [userId],
+    );
+  }
   return { id, expiresAt };
 }
 

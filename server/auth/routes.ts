@@ -132,5 +132,6 @@ function settings(deps: AuthDependencies) {
     phone_autoconfirm: config.smsAutoconfirm,
     sms_provider: config.sms.provider ?? '',
     saml_enabled: config.samlEnabled,
+    passkeys_enabled: config.passkey.enabled,
   };
 }
