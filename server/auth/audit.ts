@@ -25,6 +25,9 @@ const LOG_TYPES = {
   verification_attempted: 'factor',
   factor_deleted: 'factor',
   factor_updated: 'factor',
+  passkey_created: 'user',
+  passkey_updated: 'user',
+  passkey_deleted: 'user',
 } as const;
 
 export type AuditAction = keyof typeof LOG_TYPES;

@@ -45,7 +45,8 @@ export const authEnvironmentSchema = z.object({
   SMS_OTP_EXP: count(300, 86400),
   OTP_LENGTH: z.coerce.number().int().min(6).max(10).default(6),
   SMS_TEST_OTP: z.string().default(''),
-  // No provider: no text is ever sent, and phone sign-in and phone MFA are off.
+  // No provider: no text is ever sent, and phone sign-in and phone MFA are off
+  // (except for SMS_TEST_OTP numbers, which are never texted).
   // `log` (development and tests only) writes each text, code included, to the log.
   SMS_PROVIDER: z.enum(['', 'none', 'log']).default(''),
   SMS_ALLOWED_COUNTRIES: z
@@ -80,6 +81,14 @@ export const authEnvironmentSchema = z.object({
   MFA_WEB_AUTHN_VERIFY_ENABLED: flag(true),
   MFA_CHALLENGE_EXPIRY_DURATION: count(300, 86400),
   SAML_ENABLED: flag(false),
+  // Passkeys (GoTrue's GOTRUE_PASSKEY_* and GOTRUE_WEBAUTHN_*). Relying party
+  // id and origins default to SITE_URL's host and origin.
+  PASSKEY_ENABLED: flag(false),
+  PASSKEY_MAX_PASSKEYS_PER_USER: count(10, 100),
+  WEBAUTHN_RP_ID: z.string().trim().default(''),
+  WEBAUTHN_RP_DISPLAY_NAME: z.string().trim().min(1).default('Cervana'),
+  WEBAUTHN_RP_ORIGINS: list,
+  WEBAUTHN_CHALLENGE_EXPIRY_DURATION: count(300, 86400), // seconds
   SMTP_URL: z
     .string()
     .trim()
@@ -106,6 +115,7 @@ export const authEnvironmentSchema = z.object({
   RATE_LIMIT_OTP: count(30), // per hour, per IP
   RATE_LIMIT_FAILED_SIGN_INS: count(100), // per hour, per account
   RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY: count(30), // per 2 minutes, per IP, each endpoint
+  RATE_LIMIT_PASSKEY: count(30), // passkey sign-in ceremonies, per 5 minutes, per IP
   MAILER_MAX_FREQUENCY: count(60, 86400), // seconds between two mails of a kind to one user
 });
 
@@ -125,6 +135,8 @@ export interface RateLimits {
   /** MFA challenges, and separately verifications, per IP in 2 minutes. */
   mfaChallengeAndVerifyPer2Minutes: number;
   failedSignInsPerAccountPerHour: number;
+  /** Passkey sign-in options (ceremonies started) per IP in 5 minutes. */
+  passkeyPer5Minutes: number;
 }
 
 export interface AuthConfig {
@@ -136,6 +148,8 @@ export interface AuthConfig {
   emailEnabled: boolean;
   /** Phone sign-up and sign-in: EXTERNAL_PHONE_ENABLED, and only with an SMS provider. */
   phoneEnabled: boolean;
+  /** EXTERNAL_PHONE_ENABLED as set: test numbers (SMS_TEST_OTP) sign in with it, provider or not. */
+  externalPhoneEnabled: boolean;
   sms: {
     /** Where texts go; undefined: nowhere (phone sign-in and phone MFA are then off). */
     provider: 'log' | undefined;
@@ -175,6 +189,15 @@ export interface AuthConfig {
     challengeExpirySeconds: number;
   };
   samlEnabled: boolean;
+  passkey: {
+    enabled: boolean;
+    maxPerUser: number;
+    rpId: string;
+    rpName: string;
+    /** Origins (scheme://host[:port]) the browser ceremony may run on. */
+    rpOrigins: string[];
+    challengeExpirySeconds: number;
+  };
   smtpUrl: string | undefined;
   smtpFrom: string;
   seedDemoAccounts: boolean;
@@ -211,6 +234,7 @@ export function toAuthConfig(
     smsAutoconfirm: values.SMS_AUTOCONFIRM,
     emailEnabled: values.EXTERNAL_EMAIL_ENABLED,
     phoneEnabled: values.EXTERNAL_PHONE_ENABLED && smsProvider !== undefined,
+    externalPhoneEnabled: values.EXTERNAL_PHONE_ENABLED,
     sms: { provider: smsProvider, allowedCountries: values.SMS_ALLOWED_COUNTRIES },
     anonymousEnabled: values.EXTERNAL_ANONYMOUS_USERS_ENABLED,
     manualLinkingEnabled: values.SECURITY_MANUAL_LINKING_ENABLED,
@@ -248,6 +272,17 @@ export function toAuthConfig(
       challengeExpirySeconds: values.MFA_CHALLENGE_EXPIRY_DURATION,
     },
     samlEnabled: values.SAML_ENABLED,
+    passkey: {
+      enabled: values.PASSKEY_ENABLED,
+      maxPerUser: values.PASSKEY_MAX_PASSKEYS_PER_USER,
+      rpId: values.WEBAUTHN_RP_ID || new URL(context.siteUrl).hostname,
+      rpName: values.WEBAUTHN_RP_DISPLAY_NAME,
+      rpOrigins:
+        values.WEBAUTHN_RP_ORIGINS.length > 0
+          ? values.WEBAUTHN_RP_ORIGINS
+          : [new URL(context.siteUrl).origin],
+      challengeExpirySeconds: values.WEBAUTHN_CHALLENGE_EXPIRY_DURATION,
+    },
     smtpUrl: values.SMTP_URL,
     smtpFrom: values.SMTP_FROM,
     seedDemoAccounts: values.SEED_DEMO,
@@ -264,6 +299,7 @@ export function toAuthConfig(
       otpPerHour: values.RATE_LIMIT_OTP,
       mfaChallengeAndVerifyPer2Minutes: values.RATE_LIMIT_MFA_CHALLENGE_AND_VERIFY,
       failedSignInsPerAccountPerHour: values.RATE_LIMIT_FAILED_SIGN_INS,
+      passkeyPer5Minutes: values.RATE_LIMIT_PASSKEY,
     },
     mailerMaxFrequencySeconds: values.MAILER_MAX_FREQUENCY,
   };

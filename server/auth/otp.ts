@@ -5,6 +5,7 @@ import { createUser } from './create-user';
 import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendMagicLink, sendSignupConfirmation, sendSmsCode } from './messages';
+import { phoneAllowed } from './sms';
 import { hitRateLimit, networkKey } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody } from './request';
@@ -79,8 +80,9 @@ export async function otp(c: Context, deps: AuthDependencies): Promise<Response>
     });
   }
 
-  if (!config.phoneEnabled) throw errors.phoneProviderDisabled('Unsupported phone provider');
   const phone = normalisePhone(body.phone!);
+  if (!phoneAllowed(config, phone))
+    throw errors.phoneProviderDisabled('Unsupported phone provider');
   if (!phone) throw errors.validation('Invalid phone number format (E.164 required)');
   if (body.channel && body.channel !== 'sms' && body.channel !== 'whatsapp') {
     throw errors.validation('Invalid channel: only sms or whatsapp');

@@ -5,7 +5,7 @@ import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendEmailChange, sendSignupConfirmation, sendSmsCode } from './messages';
 import { confirmationBindsPassword } from './one-time-tokens';
-import { assertSmsProvider } from './sms';
+import { assertSmsProvider, phoneAllowed } from './sms';
 import { resolveRedirect } from './redirects';
 import { clientIp, optionalString, readBody } from './request';
 import {
@@ -38,7 +38,9 @@ export async function resend(c: Context, deps: AuthDependencies): Promise<Respon
     throw errors.validation('Type provided requires an email address');
   if (!isEmailType && !body.phone) throw errors.validation('Type provided requires a phone number');
   // Known numbers and unknown ones get the same answer without a provider.
-  if (!isEmailType) assertSmsProvider(deps);
+  if (!isEmailType && !phoneAllowed(deps.config, normalisePhone(body.phone!))) {
+    assertSmsProvider(deps);
+  }
   const challenge = readCodeChallenge(body);
   const ip = clientIp(c, deps.trustProxy);
   const redirectTo = resolveRedirect(deps.config, c.req.query('redirect_to'));

@@ -7,6 +7,7 @@ import { registerIdentityRoutes } from './identities';
 import { registerMfaRoutes } from './mfa';
 import { AuthError, OAuthError, authErrorResponse, errors } from './errors';
 import { otp } from './otp';
+import { registerPasskeyRoutes } from './passkeys';
 import { reauthenticate } from './reauthenticate';
 import { recover } from './recover';
 import { resend } from './resend';
@@ -62,6 +63,7 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
   routes.post('/logout', handle(logout));
   registerMfaRoutes(routes, handle);
   registerIdentityRoutes(routes, handle);
+  registerPasskeyRoutes(routes, handle);
   registerAdminRoutes(routes, handle);
   registerUnavailableRoutes(routes, handle);
   routes.post(
@@ -130,5 +132,6 @@ function settings(deps: AuthDependencies) {
     phone_autoconfirm: config.smsAutoconfirm,
     sms_provider: config.sms.provider ?? '',
     saml_enabled: config.samlEnabled,
+    passkeys_enabled: config.passkey.enabled,
   };
 }

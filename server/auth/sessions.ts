@@ -18,7 +18,8 @@ export type AuthMethod =
   | 'mfa/phone'
   | 'mfa/webauthn'
   | 'sso/saml'
-  | 'oauth';
+  | 'oauth'
+  | 'passkey';
 
 export type Aal = 'aal1' | 'aal2';
 

@@ -6,6 +6,7 @@ import { createUser } from './create-user';
 import { errors } from './errors';
 import { createFlowState, readCodeChallenge } from './flow-state';
 import { sendSignupConfirmation, sendSmsCode } from './messages';
+import { phoneAllowed } from './sms';
 import { checkPasswordStrength, hashPassword } from './passwords';
 import { hitRateLimit, networkKey } from './rate-limits';
 import { resolveRedirect } from './redirects';
@@ -148,8 +149,8 @@ export async function signup(c: Context, deps: AuthDependencies): Promise<Respon
     });
   }
 
-  if (!config.phoneEnabled) throw errors.phoneProviderDisabled();
   const phone = normalisePhone(body.phone!);
+  if (!phoneAllowed(config, phone)) throw errors.phoneProviderDisabled();
   if (!phone) throw errors.validation('Invalid phone number format (E.164 required)');
   if (challenge) throw errors.validation('PKCE not supported for phone signups');
   if (!body.password) throw errors.validation('Signup requires a valid password');

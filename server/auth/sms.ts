@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database';
 import { queueSms } from '../mail/outbox';
+import type { AuthConfig } from './auth-config';
 import type { AuthDependencies } from './context';
 import { AuthError, errors } from './errors';
 import { accountKey, hitRateLimit, networkKey } from './rate-limits';
@@ -8,7 +9,8 @@ import { destinationBlock, isTextable } from './sms-countries';
 /**
  * Every text the auth service sends goes through `sendSms`: sign-up and sign-in
  * codes, phone changes, resends, reauthentication and phone-MFA challenges.
- * Nothing is sent without an SMS provider (`SMS_PROVIDER`), nor to a number
+ * Nothing is sent to a test number (`SMS_TEST_OTP`: its code is fixed, no
+ * provider needed), nor without an SMS provider (`SMS_PROVIDER`), nor to a number
  * outside `SMS_ALLOWED_COUNTRIES`; and each text counts against four hourly
  * limits, all of which it must pass: the caller's network, the user, the
  * destination's block of 10,000 numbers, and the whole service. Counted in the
@@ -41,6 +43,17 @@ export function assertSmsProvider(deps: AuthDependencies): void {
   if (!deps.config.sms.provider) throw errors.phoneProviderDisabled('Unsupported phone provider');
 }
 
+/**
+ * Whether phone sign-up, sign-in and codes by text are on for this number
+ * (E.164 digits, or null when it is not one): EXTERNAL_PHONE_ENABLED with an SMS
+ * provider; or, provider or not, a test number of SMS_TEST_OTP, which is never
+ * texted (its code is fixed), as in GoTrue.
+ */
+export function phoneAllowed(config: AuthConfig, phone: string | null | undefined): boolean {
+  if (config.phoneEnabled) return true;
+  return config.externalPhoneEnabled && Boolean(phone) && config.smsTestOtp.has(phone!);
+}
+
 /** Counts and queues one text; returns its message id. */
 export async function sendSms(
   db: Queryable,
@@ -48,10 +61,11 @@ export async function sendSms(
   context: { ip: string },
   message: Text,
 ): Promise<string> {
-  assertSmsProvider(deps);
   const { config } = deps;
-  // A test number is the operator's own: no text goes to it (its code is fixed).
+  // A test number is the operator's own: no text goes to it (its code is fixed),
+  // so it needs no provider.
   if (config.smsTestOtp.has(message.to)) return TEST_OTP_MESSAGE_ID;
+  assertSmsProvider(deps);
   if (!isTextable(message.to, config.sms.allowedCountries)) {
     throw new AuthError(
       422,

@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword, weakPasswordNote } from './passwords';
 import { accountKey, currentHits, hitRateLimit, networkKey, type LimitKey } from './rate-limits';
 import { clientIp, optionalString, readBody, userAgent } from './request';
 import { insertRefreshToken, startSession, tokenResponse, type AuthMethod } from './sessions';
+import { phoneAllowed } from './sms';
 import { matchesCodeChallenge } from './tokens';
 import {
   findUserByEmail,
@@ -95,7 +96,7 @@ async function passwordGrant(c: Context, deps: AuthDependencies): Promise<Respon
   if (body.email && !config.emailEnabled) {
     throw new AuthError(422, 'email_provider_disabled', 'Email logins are disabled');
   }
-  if (body.phone && !config.phoneEnabled) {
+  if (body.phone && !phoneAllowed(config, normalisePhone(body.phone))) {
     throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
   }
   const password = body.password ?? '';

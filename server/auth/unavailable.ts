@@ -1,12 +1,11 @@
-import type { Context, Hono } from 'hono';
-import { loadTargetUser } from './admin-shared';
-import type { AuthDependencies, HandleAuth } from './context';
-import { AuthError } from './errors';
+import type { Hono } from 'hono';
+import type { HandleAuth } from './context';
+import { AuthError, errors } from './errors';
 import { unsupportedProvider } from './identities';
 import { authenticate, requireAdmin } from './request-auth';
 
 /**
- * GoTrue features this server does not offer — passkeys, the OAuth 2.1 server,
+ * GoTrue features this server does not offer — the OAuth 2.1 server,
  * custom OAuth providers, sign-in through an OAuth provider — answered as GoTrue
  * answers with them switched off (same status, code and message, after the same
  * authentication), so a client can tell "off" from "no such endpoint".
@@ -37,10 +36,15 @@ export function registerUnavailableRoutes(routes: Hono, handle: HandleAuth): voi
     }),
   );
 
-  for (const path of ['/passkeys', '/passkeys/*']) routes.all(path, always(passkeysDisabled));
-  // Not behind the passkey switch in GoTrue: a user simply has none.
-  routes.get('/admin/users/:id/passkeys', handle(adminListPasskeys));
-  routes.delete('/admin/users/:id/passkeys/:passkeyId', handle(adminDeletePasskey));
+  // Passkeys (passkeys.ts) when switched off, and anything else under /passkeys.
+  for (const path of ['/passkeys', '/passkeys/*']) {
+    routes.all(
+      path,
+      handle(async (_c, deps) => {
+        throw deps.config.passkey.enabled ? errors.notFound() : passkeysDisabled();
+      }),
+    );
+  }
 
   for (const path of ['/oauth', '/oauth/*']) routes.all(path, always(oauthServerDisabled));
   routes.get('/.well-known/oauth-authorization-server', always(oauthServerDisabled));
@@ -56,19 +60,4 @@ export function registerUnavailableRoutes(routes: Hono, handle: HandleAuth): voi
   });
   routes.get('/user/oauth/grants', grantsDisabled);
   routes.delete('/user/oauth/grants', grantsDisabled);
-}
-
-/** GET /admin/users/:id/passkeys */
-async function adminListPasskeys(c: Context, deps: AuthDependencies): Promise<Response> {
-  await requireAdmin(c, deps);
-  await loadTargetUser(deps.db, c.req.param('id') ?? '');
-  return c.json([]);
-}
-
-/** DELETE /admin/users/:id/passkeys/:passkeyId */
-async function adminDeletePasskey(c: Context, deps: AuthDependencies): Promise<Response> {
-  await requireAdmin(c, deps);
-  await loadTargetUser(deps.db, c.req.param('id') ?? '');
-  // No user has a passkey; GoTrue says the same for a malformed id and an unknown one.
-  throw new AuthError(404, 'validation_failed', 'Passkey not found');
 }
