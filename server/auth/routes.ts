@@ -5,6 +5,7 @@ import { DatabaseError } from '../db/database';
 import type { AuthDependencies, AuthHandler } from './context';
 import { registerIdentityRoutes } from './identities';
 import { registerMfaRoutes } from './mfa';
+import { registerOAuthServerRoutes } from './oauth-server';
 import { AuthError, OAuthError, authErrorResponse, errors } from './errors';
 import { otp } from './otp';
 import { reauthenticate } from './reauthenticate';
@@ -63,6 +64,7 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
   registerMfaRoutes(routes, handle);
   registerIdentityRoutes(routes, handle);
   registerAdminRoutes(routes, handle);
+  registerOAuthServerRoutes(routes, handle);
   registerUnavailableRoutes(routes, handle);
   routes.post(
     '/sso',
