@@ -101,6 +101,7 @@ export const authEnvironmentSchema = z.object({
       return seconds;
     }),
   RATE_LIMIT_OAUTH_DYNAMIC_REGISTRATION: count(10), // per hour, per IP
+  RATE_LIMIT_OAUTH_AUTHORIZE: count(100), // authorization requests per 5 minutes, per IP
   SMTP_URL: z
     .string()
     .trim()
@@ -200,6 +201,7 @@ export interface AuthConfig {
     authorizationPath: string;
     authorizationTtlSeconds: number;
     dynamicRegistrationsPerHour: number;
+    authorizationsPer5Minutes: number;
   };
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -278,6 +280,7 @@ export function toAuthConfig(
       authorizationPath: values.OAUTH_SERVER_AUTHORIZATION_PATH,
       authorizationTtlSeconds: values.OAUTH_SERVER_AUTHORIZATION_TTL,
       dynamicRegistrationsPerHour: values.RATE_LIMIT_OAUTH_DYNAMIC_REGISTRATION,
+      authorizationsPer5Minutes: values.RATE_LIMIT_OAUTH_AUTHORIZE,
     },
     smtpUrl: values.SMTP_URL,
     smtpFrom: values.SMTP_FROM,

@@ -379,6 +379,20 @@ describe('OAuth clients (admin API)', () => {
 });
 
 describe('authorization code with PKCE', () => {
+  it('publishes its metadata (RFC 8414): S256 only, the endpoints under /auth/v1', async () => {
+    const { response, body } = await raw('/.well-known/oauth-authorization-server');
+    expect(response.status).toBe(200);
+    const base = `${server.config.auth.apiUrl.replace(/\/$/, '')}/auth/v1`;
+    expect(body).toMatchObject({
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      registration_endpoint: `${base}/oauth/clients/register`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+    });
+  });
+
   it('runs the whole flow: authorize, consent, code, data API under RLS, refresh, grant revoked', async () => {
     const owner = await signedInUser();
     const other = await signedInUser();
@@ -859,5 +873,30 @@ describe('abuse', () => {
       target: off,
     });
     expect(registerOff.response.status).toBe(404);
+  });
+
+  // Last: it spends this address's allowance of authorization requests.
+  it('limits how many authorization requests one address may start', async () => {
+    const { id: clientId } = await newClient();
+    const path = authorizePath({
+      client_id: clientId,
+      redirect_uri: CALLBACK,
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    });
+    let status = 0;
+    let sent = 0;
+    while (sent < 150) {
+      sent += 1;
+      status = (await raw(path)).response.status;
+      if (status !== 302) break;
+    }
+    expect(status).toBe(429);
+    expect(sent).toBeLessThanOrEqual(101);
+    const { rows } = await server.db.query<{ count: string }>(
+      `select count(*)::text as count from auth.oauth_authorizations where client_id = $1`,
+      [clientId],
+    );
+    expect(Number(rows[0]!.count)).toBe(sent - 1);
   });
 });

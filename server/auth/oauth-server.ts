@@ -501,6 +501,18 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
       302,
     );
   }
+  // Anyone may start a request, so each network may start only so many, and
+  // requests a day past their expiry (codes long useless) are swept as new ones come.
+  await hitRateLimit(
+    deps.db,
+    networkKey('oauth-authorize', clientIp(c, deps.trustProxy)),
+    deps.config.oauthServer.authorizationsPer5Minutes,
+    300,
+    errors.overRequestRateLimit,
+  );
+  await deps.db.query(
+    `delete from auth.oauth_authorizations where expires_at < now() - interval '1 day'`,
+  );
   const id = randomBytes(24).toString('base64url');
   await deps.db.query(
     `insert into auth.oauth_authorizations (id, client_id, redirect_uri, scope, state,
