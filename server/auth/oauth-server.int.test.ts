@@ -553,6 +553,18 @@ describe('authorization code with PKCE', () => {
       new URL((details.data as { redirect_url: string }).redirect_url).searchParams.get('code'),
     ).toBeTruthy();
 
+    // More scopes than granted: asked again, and the grant grows.
+    const widerId = await authorize(clientId, pkce().challenge, { scope: 'phone email' });
+    const wider = await user.supabase.auth.oauth.getAuthorizationDetails(widerId);
+    expect(wider.data).toMatchObject({ authorization_id: widerId, scope: 'phone email' });
+    const widened = await user.supabase.auth.oauth.approveAuthorization(widerId, {
+      skipBrowserRedirect: true,
+    });
+    expect(widened.error).toBeNull();
+    expect((await user.supabase.auth.oauth.listGrants()).data).toEqual([
+      expect.objectContaining({ scopes: ['email', 'phone', 'profile'] }),
+    ]);
+
     const fresh = await signedInUser();
     const denyId = await authorize(clientId, pkce().challenge);
     await fresh.supabase.auth.oauth.getAuthorizationDetails(denyId);

@@ -522,7 +522,7 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
       id,
       client.id,
       redirectUri,
-      parseScopes(params.get('scope') || DEFAULT_SCOPE).join(' '),
+      [...new Set(parseScopes(params.get('scope') || DEFAULT_SCOPE))].join(' '),
       state || null,
       params.get('code_challenge'),
       authorizationTtlSeconds,

@@ -46,12 +46,14 @@ export async function countFailedPassword(db: Queryable, identifier: string): Pr
   );
 }
 
-/** Whether the user signed in from this IP address in the last 30 days (the audit log). */
+/** Whether the user signed in from this IP address in the last 30 days (the audit log; OAuth clients' exchanges aside). */
 export async function hasSignedInFrom(db: Queryable, userId: string, ip: string): Promise<boolean> {
   const { rows } = await db.query(
     `select 1 from auth.audit_log_entries
      where ip_address = $2 and payload ->> 'actor_id' = $1 and payload ->> 'action' = 'login'
        and created_at > now() - interval '30 days'
+       -- An OAuth client's code exchange comes from the client's address, not the user's.
+       and payload -> 'traits' ->> 'provider_type' is distinct from 'oauth_provider_authorization_code'
      limit 1`,
     [userId, ip.slice(0, 64)],
   );
