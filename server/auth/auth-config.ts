@@ -89,6 +89,31 @@ export const authEnvironmentSchema = z.object({
   WEBAUTHN_RP_DISPLAY_NAME: z.string().trim().min(1).default('Cervana'),
   WEBAUTHN_RP_ORIGINS: list,
   WEBAUTHN_CHALLENGE_EXPIRY_DURATION: count(300, 86400), // seconds
+  // The OAuth 2.1 server (GoTrue's OAUTH_SERVER_*): off unless switched on.
+  OAUTH_SERVER_ENABLED: flag(false),
+  OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: flag(false),
+  // The site's consent page, e.g. /oauth/consent (GoTrue redirects there with ?authorization_id=).
+  OAUTH_SERVER_AUTHORIZATION_PATH: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^\/?[A-Za-z0-9\-._~/]*$/.test(value), 'must be a path'),
+  // How long an authorization request (and its code) lives: seconds, or Go's 10m / 1h / 600s.
+  OAUTH_SERVER_AUTHORIZATION_TTL: z
+    .string()
+    .trim()
+    .default('10m')
+    .transform((value, context) => {
+      const match = /^(\d+)(s|m|h)?$/.exec(value);
+      const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] ?? 's']! : NaN;
+      if (!(seconds >= 1 && seconds <= 86400)) {
+        context.addIssue({ code: 'custom', message: 'must be between 1s and 24h' });
+        return z.NEVER;
+      }
+      return seconds;
+    }),
+  RATE_LIMIT_OAUTH_DYNAMIC_REGISTRATION: count(10), // per hour, per IP
+  RATE_LIMIT_OAUTH_AUTHORIZE: count(100), // authorization requests per 5 minutes, per IP
   SMTP_URL: z
     .string()
     .trim()
@@ -198,6 +223,15 @@ export interface AuthConfig {
     rpOrigins: string[];
     challengeExpirySeconds: number;
   };
+  oauthServer: {
+    enabled: boolean;
+    allowDynamicRegistration: boolean;
+    /** The consent page's path on the site; '' sends clients an error instead. */
+    authorizationPath: string;
+    authorizationTtlSeconds: number;
+    dynamicRegistrationsPerHour: number;
+    authorizationsPer5Minutes: number;
+  };
   smtpUrl: string | undefined;
   smtpFrom: string;
   seedDemoAccounts: boolean;
@@ -282,6 +316,14 @@ export function toAuthConfig(
           ? values.WEBAUTHN_RP_ORIGINS
           : [new URL(context.siteUrl).origin],
       challengeExpirySeconds: values.WEBAUTHN_CHALLENGE_EXPIRY_DURATION,
+    },
+    oauthServer: {
+      enabled: values.OAUTH_SERVER_ENABLED,
+      allowDynamicRegistration: values.OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION,
+      authorizationPath: values.OAUTH_SERVER_AUTHORIZATION_PATH,
+      authorizationTtlSeconds: values.OAUTH_SERVER_AUTHORIZATION_TTL,
+      dynamicRegistrationsPerHour: values.RATE_LIMIT_OAUTH_DYNAMIC_REGISTRATION,
+      authorizationsPer5Minutes: values.RATE_LIMIT_OAUTH_AUTHORIZE,
     },
     smtpUrl: values.SMTP_URL,
     smtpFrom: values.SMTP_FROM,

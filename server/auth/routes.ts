@@ -5,6 +5,7 @@ import { DatabaseError } from '../db/database';
 import type { AuthDependencies, AuthHandler } from './context';
 import { registerIdentityRoutes } from './identities';
 import { registerMfaRoutes } from './mfa';
+import { registerOAuthServerRoutes } from './oauth-server';
 import { AuthError, OAuthError, authErrorResponse, errors } from './errors';
 import { otp } from './otp';
 import { registerPasskeyRoutes } from './passkeys';
@@ -65,6 +66,7 @@ export function createAuthRoutes(deps: AuthDependencies): Hono {
   registerIdentityRoutes(routes, handle);
   registerPasskeyRoutes(routes, handle);
   registerAdminRoutes(routes, handle);
+  registerOAuthServerRoutes(routes, handle);
   registerUnavailableRoutes(routes, handle);
   routes.post(
     '/sso',

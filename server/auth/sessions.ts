@@ -19,7 +19,9 @@ export type AuthMethod =
   | 'mfa/webauthn'
   | 'sso/saml'
   | 'oauth'
-  | 'passkey';
+  | 'passkey'
+  /** A session opened for an OAuth client by exchanging an authorization code (GoTrue's name). */
+  | 'oauth_provider/authorization_code';
 
 export type Aal = 'aal1' | 'aal2';
 
@@ -73,12 +75,21 @@ export async function startSession(
   user: UserRow,
   method: AuthMethod,
   context: SessionContext,
+  /** A session for an OAuth client: its tokens carry the client and the granted scopes. */
+  oauth?: { clientId: string; scopes: string },
 ): Promise<AccessTokenResponse> {
   const sessionId = generateUuid();
   await db.query(
-    `insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
-     values ($1, $2, now(), now(), 'aal1', $3, $4::inet)`,
-    [sessionId, user.id, context.userAgent ?? null, isIp(context.ip) ? context.ip : null],
+    `insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip, oauth_client_id, scopes)
+     values ($1, $2, now(), now(), 'aal1', $3, $4::inet, $5, $6)`,
+    [
+      sessionId,
+      user.id,
+      context.userAgent ?? null,
+      isIp(context.ip) ? context.ip : null,
+      oauth?.clientId ?? null,
+      oauth?.scopes ?? null,
+    ],
   );
   await recordAuthMethod(db, sessionId, method);
   await db.query(
@@ -106,10 +117,11 @@ export async function tokenResponse(
 ): Promise<AccessTokenResponse> {
   const user = await loadUserJson(db, userId);
   if (!user) throw new Error(`user ${userId} vanished while issuing its session`);
-  const { rows: sessions } = await db.query<{ aal: Aal | null }>(
-    `select aal from auth.sessions where id = $1`,
-    [sessionId],
-  );
+  const { rows: sessions } = await db.query<{
+    aal: Aal | null;
+    oauth_client_id: string | null;
+    scopes: string | null;
+  }>(`select aal, oauth_client_id, scopes from auth.sessions where id = $1`, [sessionId]);
   const { rows: claims } = await db.query<{ authentication_method: string; updated_at: string }>(
     `select authentication_method, updated_at from auth.mfa_amr_claims
      where session_id = $1 order by updated_at desc`,
@@ -135,6 +147,10 @@ export async function tokenResponse(
     })),
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
+    // GoTrue's claims for a session an OAuth client holds.
+    ...(sessions[0]?.oauth_client_id
+      ? { client_id: sessions[0].oauth_client_id, scope: sessions[0].scopes ?? '' }
+      : {}),
   });
   return {
     access_token: accessToken,

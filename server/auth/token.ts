@@ -8,7 +8,13 @@ import { consumeFlowState } from './flow-state';
 import { hashPassword, verifyPassword, weakPasswordNote } from './passwords';
 import { accountKey, currentHits, hitRateLimit, networkKey, type LimitKey } from './rate-limits';
 import { clientIp, optionalString, readBody, userAgent } from './request';
-import { insertRefreshToken, startSession, tokenResponse, type AuthMethod } from './sessions';
+import {
+  insertRefreshToken,
+  startSession,
+  tokenResponse,
+  type AccessTokenResponse,
+  type AuthMethod,
+} from './sessions';
 import { phoneAllowed } from './sms';
 import { matchesCodeChallenge } from './tokens';
 import {
@@ -41,12 +47,14 @@ export async function countFailedPassword(db: Queryable, identifier: string): Pr
   );
 }
 
-/** Whether the user signed in from this IP address in the last 30 days (the audit log). */
+/** Whether the user signed in from this IP address in the last 30 days (the audit log; OAuth clients' exchanges aside). */
 export async function hasSignedInFrom(db: Queryable, userId: string, ip: string): Promise<boolean> {
   const { rows } = await db.query(
     `select 1 from auth.audit_log_entries
      where ip_address = $2 and payload ->> 'actor_id' = $1 and payload ->> 'action' = 'login'
        and created_at > now() - interval '30 days'
+       -- An OAuth client's code exchange comes from the client's address, not the user's.
+       and payload -> 'traits' ->> 'provider_type' is distinct from 'oauth_provider_authorization_code'
      limit 1`,
     [userId, ip.slice(0, 64)],
   );
@@ -180,11 +188,28 @@ interface RefreshTokenRow {
 }
 
 async function refreshGrant(c: Context, deps: AuthDependencies): Promise<Response> {
-  const { config } = deps;
   const body = await readBody(c, refreshBody);
-  const ip = clientIp(c, deps.trustProxy);
   if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token required');
   if (body.refresh_token.length < 12) throw errors.validation('Refresh token is not valid');
+  const { response, sessionId, rotated } = await refreshSession(c, deps, body.refresh_token, null);
+  if (rotated) withSessionHeaders(c, response, sessionId);
+  return c.json(response);
+}
+
+/**
+ * Exchanges a refresh token for the session's next tokens (rotation, reuse
+ * window and reuse detection as GoTrue). `clientId` is the authenticated OAuth
+ * client (/oauth/token), null on /token: a session opened for a client may be
+ * refreshed by that client alone, and a client may refresh no other session.
+ */
+export async function refreshSession(
+  c: Context,
+  deps: AuthDependencies,
+  refreshToken: string,
+  clientId: string | null,
+): Promise<{ response: AccessTokenResponse; sessionId: string; rotated: boolean }> {
+  const { config } = deps;
+  const ip = clientIp(c, deps.trustProxy);
   await hitRateLimit(
     deps.db,
     networkKey('refresh', ip),
@@ -195,98 +220,123 @@ async function refreshGrant(c: Context, deps: AuthDependencies): Promise<Respons
 
   // A reuse outside the window revokes the whole session: that must commit even
   // though the request fails, so the outcome is returned, not thrown, from the transaction.
-  const outcome = await deps.db.transaction(async (tx): Promise<Response | AuthError> => {
-    const { rows } = await tx.query<RefreshTokenRow>(
-      `select id, token, user_id, revoked, session_id,
+  type Outcome = { response: AccessTokenResponse; sessionId: string; rotated: boolean };
+  const outcome = await deps.db.transaction(
+    async (tx): Promise<Outcome | AuthError | OAuthError> => {
+      const { rows } = await tx.query<RefreshTokenRow>(
+        `select id, token, user_id, revoked, session_id,
               extract(epoch from (now() - updated_at))::float8 as seconds_since_update
        from auth.refresh_tokens where token = $1 for update`,
-      [body.refresh_token],
-    );
-    const current = rows[0];
-    if (!current)
-      return new AuthError(
-        400,
-        'refresh_token_not_found',
-        'Invalid Refresh Token: Refresh Token Not Found',
+        [refreshToken],
       );
-    const user = await findUserById(tx, current.user_id);
-    if (!user || user.deleted_at) {
-      return new AuthError(
-        400,
-        'refresh_token_not_found',
-        'Invalid Refresh Token: Refresh Token Not Found',
-      );
-    }
-    if (isBanned(user)) return errors.userBanned();
-    const session = current.session_id
-      ? (
-          await tx.query<{ id: string; expired: boolean }>(
-            `select id, coalesce(not_after < now(), false) as expired from auth.sessions where id = $1 for update`,
-            [current.session_id],
-          )
-        ).rows[0]
-      : undefined;
-    if (!session)
-      return new AuthError(
-        400,
-        'session_not_found',
-        'Invalid Refresh Token: No Valid Session Found',
-      );
-    if (session.expired)
-      return new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
-
-    if (current.revoked) {
-      if (
-        config.refreshTokenRotation &&
-        current.seconds_since_update > config.refreshTokenReuseIntervalSeconds
-      ) {
-        // Reused after the grace window: treat the family as stolen.
-        await tx.query(`delete from auth.sessions where id = $1`, [session.id]);
-        await recordAudit(
-          tx,
-          { id: user.id, username: user.email ?? user.phone ?? '' },
-          'token_revoked',
-          ip,
-        );
+      const current = rows[0];
+      if (!current)
         return new AuthError(
           400,
-          'refresh_token_already_used',
-          'Invalid Refresh Token: Already Used',
+          'refresh_token_not_found',
+          'Invalid Refresh Token: Refresh Token Not Found',
+        );
+      const user = await findUserById(tx, current.user_id);
+      if (!user || user.deleted_at) {
+        return new AuthError(
+          400,
+          'refresh_token_not_found',
+          'Invalid Refresh Token: Refresh Token Not Found',
         );
       }
-      // Within the window (concurrent refreshes): hand out the session's active token again.
-      const active = await tx.query<{ token: string }>(
-        `select token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1`,
+      if (isBanned(user)) return errors.userBanned();
+      const session = current.session_id
+        ? (
+            await tx.query<{ id: string; expired: boolean; oauth_client_id: string | null }>(
+              `select id, coalesce(not_after < now(), false) as expired, oauth_client_id
+             from auth.sessions where id = $1 for update`,
+              [current.session_id],
+            )
+          ).rows[0]
+        : undefined;
+      if (!session)
+        return new AuthError(
+          400,
+          'session_not_found',
+          'Invalid Refresh Token: No Valid Session Found',
+        );
+      if (session.expired)
+        return new AuthError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
+      if (session.oauth_client_id) {
+        if (!clientId)
+          return new OAuthError(
+            'invalid_client',
+            'Client authentication required for OAuth session',
+          );
+        if (clientId !== session.oauth_client_id)
+          return new OAuthError(
+            'invalid_client',
+            "Client does not match the session's OAuth client",
+          );
+      } else if (clientId) {
+        return new OAuthError(
+          'invalid_client',
+          'Client authentication not allowed for non-OAuth session',
+        );
+      }
+
+      if (current.revoked) {
+        if (
+          config.refreshTokenRotation &&
+          current.seconds_since_update > config.refreshTokenReuseIntervalSeconds
+        ) {
+          // Reused after the grace window: treat the family as stolen.
+          await tx.query(`delete from auth.sessions where id = $1`, [session.id]);
+          await recordAudit(
+            tx,
+            { id: user.id, username: user.email ?? user.phone ?? '' },
+            'token_revoked',
+            ip,
+          );
+          return new AuthError(
+            400,
+            'refresh_token_already_used',
+            'Invalid Refresh Token: Already Used',
+          );
+        }
+        // Within the window (concurrent refreshes): hand out the session's active token again.
+        const active = await tx.query<{ token: string }>(
+          `select token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1`,
+          [session.id],
+        );
+        const activeToken =
+          active.rows[0]?.token ??
+          (await insertRefreshToken(tx, user.id, session.id, current.token));
+        return {
+          response: await tokenResponse(tx, deps, user.id, session.id, activeToken),
+          sessionId: session.id,
+          rotated: false,
+        };
+      }
+
+      let next = current.token;
+      if (config.refreshTokenRotation) {
+        await tx.query(
+          `update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`,
+          [current.id],
+        );
+        next = await insertRefreshToken(tx, user.id, session.id, current.token);
+      }
+      await tx.query(
+        `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`,
         [session.id],
       );
-      const activeToken =
-        active.rows[0]?.token ?? (await insertRefreshToken(tx, user.id, session.id, current.token));
-      return c.json(await tokenResponse(tx, deps, user.id, session.id, activeToken));
-    }
-
-    let next = current.token;
-    if (config.refreshTokenRotation) {
-      await tx.query(
-        `update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`,
-        [current.id],
+      await recordAudit(
+        tx,
+        { id: user.id, username: user.email ?? user.phone ?? '' },
+        'token_refreshed',
+        ip,
       );
-      next = await insertRefreshToken(tx, user.id, session.id, current.token);
-    }
-    await tx.query(
-      `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`,
-      [session.id],
-    );
-    await recordAudit(
-      tx,
-      { id: user.id, username: user.email ?? user.phone ?? '' },
-      'token_refreshed',
-      ip,
-    );
-    const response = await tokenResponse(tx, deps, user.id, session.id, next);
-    withSessionHeaders(c, response, session.id);
-    return c.json(response);
-  });
-  if (outcome instanceof AuthError) throw outcome;
+      const response = await tokenResponse(tx, deps, user.id, session.id, next);
+      return { response, sessionId: session.id, rotated: true };
+    },
+  );
+  if (outcome instanceof AuthError || outcome instanceof OAuthError) throw outcome;
   return outcome;
 }
 

@@ -2,26 +2,20 @@ import type { Hono } from 'hono';
 import type { HandleAuth } from './context';
 import { AuthError, errors } from './errors';
 import { unsupportedProvider } from './identities';
-import { authenticate, requireAdmin } from './request-auth';
+import { requireAdmin } from './request-auth';
 
 /**
- * GoTrue features this server does not offer — the OAuth 2.1 server,
- * custom OAuth providers, sign-in through an OAuth provider — answered as GoTrue
+ * GoTrue features this server does not offer — custom OAuth providers,
+ * sign-in through an OAuth provider — answered as GoTrue
  * answers with them switched off (same status, code and message, after the same
  * authentication), so a client can tell "off" from "no such endpoint".
  */
 
 const passkeysDisabled = () => new AuthError(404, 'passkey_disabled', 'Passkeys are disabled');
-const oauthServerDisabled = () =>
-  new AuthError(404, 'feature_disabled', 'OAuth server is disabled');
 const customProvidersDisabled = () =>
   new AuthError(404, 'feature_disabled', 'Custom OAuth providers are disabled');
 
 export function registerUnavailableRoutes(routes: Hono, handle: HandleAuth): void {
-  const always = (error: () => AuthError) =>
-    handle(async () => {
-      throw error();
-    });
   const forAdmins = (error: () => AuthError) =>
     handle(async (c, deps) => {
       await requireAdmin(c, deps);
@@ -46,18 +40,8 @@ export function registerUnavailableRoutes(routes: Hono, handle: HandleAuth): voi
     );
   }
 
-  for (const path of ['/oauth', '/oauth/*']) routes.all(path, always(oauthServerDisabled));
-  routes.get('/.well-known/oauth-authorization-server', always(oauthServerDisabled));
-  for (const path of ['/admin/oauth', '/admin/oauth/*']) {
-    routes.all(path, forAdmins(oauthServerDisabled));
-  }
+  // The OAuth 2.1 server (and its own switch) is in oauth-server.ts.
   for (const path of ['/admin/custom-providers', '/admin/custom-providers/*']) {
     routes.all(path, forAdmins(customProvidersDisabled));
   }
-  const grantsDisabled = handle(async (c, deps) => {
-    await authenticate(c, deps);
-    throw oauthServerDisabled();
-  });
-  routes.get('/user/oauth/grants', grantsDisabled);
-  routes.delete('/user/oauth/grants', grantsDisabled);
 }
