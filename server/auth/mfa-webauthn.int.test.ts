@@ -606,17 +606,10 @@ describe('WebAuthn factor abuse', () => {
   });
 });
 
-describe('WebAuthn factors turned off (GoTrue’s default; on by default here)', () => {
+describe('WebAuthn factors turned off (the default)', () => {
   let off: TestServer;
   beforeAll(async () => {
-    off = await startTestServer({
-      env: {
-        MAILER_AUTOCONFIRM: 'true',
-        TRUST_PROXY: 'true',
-        MFA_WEB_AUTHN_ENROLL_ENABLED: 'false',
-        MFA_WEB_AUTHN_VERIFY_ENABLED: 'false',
-      },
-    });
+    off = await startTestServer({ env: { MAILER_AUTOCONFIRM: 'true', TRUST_PROXY: 'true' } });
   });
   afterAll(() => off?.close());
 
