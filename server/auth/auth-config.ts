@@ -76,8 +76,9 @@ export const authEnvironmentSchema = z.object({
   MFA_TOTP_VERIFY_ENABLED: flag(true),
   MFA_PHONE_ENROLL_ENABLED: flag(true),
   MFA_PHONE_VERIFY_ENABLED: flag(true),
-  MFA_WEB_AUTHN_ENROLL_ENABLED: flag(false),
-  MFA_WEB_AUTHN_VERIFY_ENABLED: flag(false),
+  // On here, unlike GoTrue: Cervana offers security keys as a second factor (decision 040).
+  MFA_WEB_AUTHN_ENROLL_ENABLED: flag(true),
+  MFA_WEB_AUTHN_VERIFY_ENABLED: flag(true),
   MFA_CHALLENGE_EXPIRY_DURATION: count(300, 86400),
   SAML_ENABLED: flag(false),
   // Passkeys (GoTrue's GOTRUE_PASSKEY_* and GOTRUE_WEBAUTHN_*). Relying party

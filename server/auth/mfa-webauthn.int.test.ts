@@ -606,10 +606,17 @@ describe('WebAuthn factor abuse', () => {
   });
 });
 
-describe('WebAuthn factors turned off (the default)', () => {
+describe('WebAuthn factors turned off (GoTrue’s default; on by default here)', () => {
   let off: TestServer;
   beforeAll(async () => {
-    off = await startTestServer({ env: { MAILER_AUTOCONFIRM: 'true', TRUST_PROXY: 'true' } });
+    off = await startTestServer({
+      env: {
+        MAILER_AUTOCONFIRM: 'true',
+        TRUST_PROXY: 'true',
+        MFA_WEB_AUTHN_ENROLL_ENABLED: 'false',
+        MFA_WEB_AUTHN_VERIFY_ENABLED: 'false',
+      },
+    });
   });
   afterAll(() => off?.close());
 

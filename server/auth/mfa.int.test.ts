@@ -23,6 +23,8 @@ beforeAll(async () => {
       MAILER_MAX_FREQUENCY: '0',
       TRUST_PROXY: 'true',
       EXTERNAL_ANONYMOUS_USERS_ENABLED: 'true',
+      // Security keys are on by default; this file checks the answer when they are off.
+      MFA_WEB_AUTHN_ENROLL_ENABLED: 'false',
     },
   });
 });
