@@ -14,6 +14,8 @@ beforeAll(async () => {
       RATE_LIMIT_VERIFY: '1000',
       LOG_LEVEL: 'error',
       LOG_FORMAT: 'json',
+      // On by default; the admin API's answer with it off is checked here.
+      OAUTH_SERVER_ENABLED: 'false',
     },
   });
 });

@@ -83,20 +83,22 @@ export const authEnvironmentSchema = z.object({
   SAML_ENABLED: flag(false),
   // Passkeys (GoTrue's GOTRUE_PASSKEY_* and GOTRUE_WEBAUTHN_*). Relying party
   // id and origins default to SITE_URL's host and origin.
-  PASSKEY_ENABLED: flag(false),
+  // On here, unlike GoTrue: Cervana's sign-in page and account settings offer passkeys (decision 039).
+  PASSKEY_ENABLED: flag(true),
   PASSKEY_MAX_PASSKEYS_PER_USER: count(10, 100),
   WEBAUTHN_RP_ID: z.string().trim().default(''),
   WEBAUTHN_RP_DISPLAY_NAME: z.string().trim().min(1).default('Cervana'),
   WEBAUTHN_RP_ORIGINS: list,
   WEBAUTHN_CHALLENGE_EXPIRY_DURATION: count(300, 86400), // seconds
-  // The OAuth 2.1 server (GoTrue's OAUTH_SERVER_*): off unless switched on.
-  OAUTH_SERVER_ENABLED: flag(false),
+  // The OAuth 2.1 server (GoTrue's OAUTH_SERVER_*). On here, unlike GoTrue: the site has its
+  // consent page at /oauth/consent and account settings list the apps allowed (decision 041).
+  OAUTH_SERVER_ENABLED: flag(true),
   OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: flag(false),
   // The site's consent page, e.g. /oauth/consent (GoTrue redirects there with ?authorization_id=).
   OAUTH_SERVER_AUTHORIZATION_PATH: z
     .string()
     .trim()
-    .default('')
+    .default('/oauth/consent')
     .refine((value) => value === '' || /^\/?[A-Za-z0-9\-._~/]*$/.test(value), 'must be a path'),
   // How long an authorization request (and its code) lives: seconds, or Go's 10m / 1h / 600s.
   OAUTH_SERVER_AUTHORIZATION_TTL: z

@@ -16,7 +16,8 @@ let disabled: TestServer;
 let enabled: TestServer;
 beforeAll(async () => {
   [disabled, enabled] = await Promise.all([
-    startTestServer({ env: ENV }),
+    // Passkeys and the OAuth server are on by default; this one answers as GoTrue does with them off.
+    startTestServer({ env: { ...ENV, PASSKEY_ENABLED: 'false', OAUTH_SERVER_ENABLED: 'false' } }),
     startTestServer({ env: { ...ENV, SECURITY_MANUAL_LINKING_ENABLED: 'true' } }),
   ]);
 });

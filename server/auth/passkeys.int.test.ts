@@ -154,7 +154,9 @@ beforeAll(async () => {
         RATE_LIMIT_PASSKEY: '5',
       },
     }),
-    startTestServer({ env: { MAILER_AUTOCONFIRM: 'true', TRUST_PROXY: 'true' } }),
+    startTestServer({
+      env: { MAILER_AUTOCONFIRM: 'true', TRUST_PROXY: 'true', PASSKEY_ENABLED: 'false' },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -617,7 +619,7 @@ describe('passkeys: bad input', () => {
   });
 });
 
-describe('passkeys: switched off (the default)', () => {
+describe('passkeys: switched off (GoTrue’s default; on by default here)', () => {
   it('answers 404 passkey_disabled on every passkey endpoint', async () => {
     const { supabase } = await signedUp(disabledServer);
     const results = await Promise.all([
