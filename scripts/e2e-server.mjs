@@ -183,6 +183,11 @@ function spawnApp(server, entry, smtpPort) {
       PORT: String(server.port),
       HOST,
       SITE_URL: server.url,
+      // WebAuthn refuses an IP address as relying party: passkeys and security keys are tested
+      // on http://localhost:<port>, the same server under the name browsers accept.
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_RP_ORIGINS: `http://localhost:${server.port}`,
+      URI_ALLOW_LIST: `http://localhost:${server.port}`,
       DATA_DIR: server.dataDir,
       SMTP_URL: `smtp://${HOST}:${smtpPort}`,
       LOG_FORMAT: 'json',

@@ -29,7 +29,8 @@ const publicPageHeadings: Record<string, RegExp> = {
   [paths.talkToSales]: /talk to our sales team/i,
   [paths.privacyPolicy]: /privacy policy/i,
 };
-const signedInPages = signedInPaths;
+// The portal's pages, and the OAuth consent page (signed in, outside the portal's frame).
+const signedInPages = [...signedInPaths, paths.oauthConsent];
 
 inASignedOutBrowser();
 

@@ -61,6 +61,7 @@ const DemoPage = onDemandComponent(() => import('./routes/demo'));
 const TalkToSalesPage = onDemandComponent(() => import('./routes/talk-to-sales'));
 const PrivacyPolicyPage = onDemandComponent(() => import('./routes/privacy-policy'));
 const NotFoundPage = onDemandComponent(() => import('./routes/not-found'));
+const OAuthConsentPage = onDemandComponent(() => import('./routes/oauth-consent'));
 // The signed-in areas' frame loads with their first page, not with the landing page.
 const PortalLayout = onDemandComponent(() => import('./portal-layout'));
 
@@ -87,6 +88,7 @@ export async function preloadEveryPage(): Promise<void> {
       TalkToSalesPage,
       PrivacyPolicyPage,
       NotFoundPage,
+      OAuthConsentPage,
       PortalLayout,
       AdminSecondFactorPage,
       ...Object.values(table).map(({ page }) => page),
@@ -118,6 +120,11 @@ export const routes: RouteObject[] = [
             path: paths.privacyPolicy,
             element: onDemand(PrivacyPolicyPage, paths.privacyPolicy),
             handle: pageCode(PrivacyPolicyPage),
+          },
+          {
+            path: paths.oauthConsent,
+            element: onDemand(OAuthConsentPage, paths.oauthConsent),
+            handle: pageCode(OAuthConsentPage),
           },
           { path: '*', element: onDemand(NotFoundPage, '*'), handle: pageCode(NotFoundPage) },
         ],

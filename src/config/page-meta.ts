@@ -67,6 +67,12 @@ export const pageMeta = {
     false,
   ),
   auth: page(paths.auth, 'Sign in — Cervana', 'Sign in to Cervana or create an account.', false),
+  oauthConsent: page(
+    paths.oauthConsent,
+    'Allow access — Cervana',
+    'An app asks to use your Cervana account.',
+    false,
+  ),
   dashboard: page(
     paths.dashboard,
     'Dashboard — Cervana',

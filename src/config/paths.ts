@@ -36,6 +36,8 @@ export const paths = {
   demo: '/demo',
   talkToSales: '/talk-to-sales',
   privacyPolicy: '/privacy-policy',
+  /** Where the OAuth server sends a user to allow or deny a third-party app (OAUTH_SERVER_AUTHORIZATION_PATH). */
+  oauthConsent: '/oauth/consent',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

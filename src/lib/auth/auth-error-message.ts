@@ -58,6 +58,26 @@ export function describeAuthError(
   const message = typeof error.message === 'string' ? error.message : '';
   const name = typeof error.name === 'string' ? error.name : '';
 
+  // The browser's passkey prompt, closed or timed out: the browser names it, not the server.
+  if (
+    code === 'ERROR_CEREMONY_ABORTED' ||
+    name === 'NotAllowedError' ||
+    name === 'AbortError' ||
+    (typeof code === 'string' &&
+      code.startsWith('ERROR_') &&
+      /not allowed|timed out/i.test(message))
+  ) {
+    return { field: 'form', message: 'No passkey was used. Try again when you are ready.' };
+  }
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
+    return { field: 'form', message: 'This device already holds a passkey for your account.' };
+  }
+  if (message === 'Browser does not support WebAuthn') {
+    return {
+      field: 'form',
+      message: 'This browser cannot use passkeys. Sign in with your password.',
+    };
+  }
   if (name === 'AuthRetryableFetchError' || name === 'TypeError' || error.status === 0) {
     return {
       field: 'form',
@@ -186,8 +206,32 @@ export function describeAuthError(
         field: 'form',
         message: 'Confirm with your authenticator app code first, then try again.',
       };
+    case 'webauthn_verification_failed':
+      return {
+        field: 'form',
+        message: 'That passkey was not accepted. Try another one, or sign in with your password.',
+      };
+    case 'webauthn_challenge_expired':
+    case 'webauthn_challenge_not_found':
+      return { field: 'form', message: 'That took too long. Try the passkey again.' };
+    case 'too_many_passkeys':
+      return {
+        field: 'form',
+        message: 'Your account holds as many passkeys as it can. Remove one first.',
+      };
+    case 'webauthn_credential_exists':
+      return { field: 'form', message: 'This device already holds a passkey for your account.' };
     case 'email_address_not_authorized':
       return { field: 'contact', message: 'We cannot send email to this address.' };
+  }
+  if (message === 'Passkey not found') {
+    return { field: 'form', message: 'That passkey is no longer on your account.' };
+  }
+  if (/passkeys are disabled/i.test(message)) {
+    return {
+      field: 'form',
+      message: 'Passkeys are not available yet. Sign in with your password.',
+    };
   }
   if (message === 'Auth session missing!') {
     return { field: 'form', message: 'Your session has ended. Sign in again to continue.' };

@@ -2,9 +2,12 @@ import { useEffect, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { PortalPage } from '@/components/layout/portal-page';
 import { useAuth } from '@/lib/auth/use-auth';
+import { ConnectedAppsSection } from './connected-apps-section';
 import { EmailSection } from './email-section';
+import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
+import { SecurityKeysSection } from './security-keys-section';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSection } from './two-factor-section';
 
@@ -47,8 +50,11 @@ export function AccountSettings() {
         <ProfileSection user={user} />
         <EmailSection user={user} />
         <PasswordSection />
+        <PasskeysSection />
         <TwoFactorSection />
+        <SecurityKeysSection />
         <SessionsSection />
+        <ConnectedAppsSection />
       </div>
     </PortalPage>
   );

@@ -4,6 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { showToast } from '@/components/ui/toaster';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
+import { browserHasPasskeys } from '@/lib/auth/browser-passkeys';
+import { addSecurityKey } from '../api/security-keys';
 import { enrolTotp, type TotpEnrolment } from '../api/two-factor';
 import { TotpEnrolmentForm } from './totp-enrolment-form';
 
@@ -17,6 +19,20 @@ export function AdminSecondFactorSetup() {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [isStarting, setIsStarting] = useState(false);
+  const [isAddingKey, setIsAddingKey] = useState(false);
+
+  const handleSecurityKey = async () => {
+    setProblem(null);
+    setIsAddingKey(true);
+    try {
+      await addSecurityKey('');
+      void showToast('success', 'Security key added. Welcome to the admin area.');
+    } catch (error) {
+      setProblem(describeAuthError(error).message);
+    } finally {
+      setIsAddingKey(false);
+    }
+  };
 
   const handleStart = async () => {
     setProblem(null);
@@ -34,7 +50,7 @@ export function AdminSecondFactorSetup() {
     <Card
       id="admin-two-factor"
       title="Set up an authenticator app"
-      description="Once it is set up, signing in to the admin area asks for your password and a code from the app."
+      description="Once it is set up, signing in to the admin area asks for your password and then a code from the app, or your security key."
     >
       {problem ? (
         <Alert tone="error" className="mb-5 max-w-xl">
@@ -54,13 +70,25 @@ export function AdminSecondFactorSetup() {
           onCancel={() => setEnrolment(null)}
         />
       ) : (
-        <Button
-          onClick={() => void handleStart()}
-          disabled={isStarting}
-          aria-busy={isStarting || undefined}
-        >
-          {isStarting ? 'Preparing...' : 'Set up an authenticator app'}
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          <Button
+            onClick={() => void handleStart()}
+            disabled={isStarting || isAddingKey}
+            aria-busy={isStarting || undefined}
+          >
+            {isStarting ? 'Preparing...' : 'Set up an authenticator app'}
+          </Button>
+          {browserHasPasskeys() ? (
+            <Button
+              variant="secondary"
+              onClick={() => void handleSecurityKey()}
+              disabled={isStarting || isAddingKey}
+              aria-busy={isAddingKey || undefined}
+            >
+              {isAddingKey ? 'Waiting for your key...' : 'Use a security key instead'}
+            </Button>
+          ) : null}
+        </div>
       )}
     </Card>
   );

@@ -8,6 +8,7 @@ import { applyAuthError } from '@/lib/auth/apply-auth-error';
 import { signInWithPassword } from '../api/sign-in-with-password';
 import { authHref } from '../model/auth-href';
 import { parseContact, type Contact } from '../model/contact';
+import { PasskeySignIn } from './passkey-sign-in';
 import { signInSchema, type SignInValues } from '../model/schemas';
 import { FormError } from '@/components/ui/form-error';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -80,6 +81,7 @@ export function SignInForm({
           Email or text me a sign-in code instead
         </Link>
       </p>
+      <PasskeySignIn />
     </form>
   );
 }

@@ -1,0 +1,22 @@
+/** What each OAuth scope lets an app do, in the words a person reads on the consent page. */
+const SCOPE_SENTENCES: Record<string, string> = {
+  openid: 'Know that it is you',
+  email: 'See your email address',
+  profile: 'See your name and profile',
+  phone: 'See your phone number',
+};
+
+/** The scopes as sentences, in the order asked, each once; unknown scopes are named as they are. */
+export function describeScopes(scope: string): string[] {
+  const names = [...new Set(scope.split(/\s+/).filter(Boolean))];
+  return names.map((name) => SCOPE_SENTENCES[name] ?? `Use “${name}”`);
+}
+
+/** The host an app sends people back to, for "you will return to …"; null when it is not a URL. */
+export function returnHost(redirectUri: string): string | null {
+  try {
+    return new URL(redirectUri).host || null;
+  } catch {
+    return null;
+  }
+}
