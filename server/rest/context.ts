@@ -17,6 +17,7 @@ import {
   type Preferences,
   type ResponseMedia,
 } from './parse/preferences';
+import { explainIn, explainingTransaction, explainRequest, type ExplainRequest } from './explain';
 import { closest } from './relationships';
 import { requestRole, type RequestRole } from './request-role';
 import { qualifiedName, type Relation, type SchemaCache } from './schema-cache';
@@ -39,6 +40,10 @@ export interface RestRequest {
   schema: string;
   role: RequestRole;
   preferences: Preferences;
+  /** The Accept header to negotiate with: as sent, or an explained request's `for` type. */
+  accept: string | undefined;
+  /** `Accept: application/vnd.pgrst.plan…` with plans enabled: the statement is explained. */
+  explain: ExplainRequest | undefined;
   /** The query string as sent (after `?`, empty without one). */
   rawQuery: string;
   /** The parsed query string (parsed on first use: a cached read never needs it). */
@@ -67,6 +72,8 @@ export async function prepareRequest(c: Context, deps: RestDependencies): Promis
   const schema = requestSchema(c, deps.schemas);
   const preferences = parsePreferences(c.req.header('prefer'));
   const cache = await deps.schemaCache();
+  const accept = c.req.header('accept');
+  const explain = explainRequest(accept, cache.settings?.planEnabled ?? false);
   const url = c.req.url;
   const queryStart = url.indexOf('?');
   let search: URLSearchParams | undefined;
@@ -77,6 +84,8 @@ export async function prepareRequest(c: Context, deps: RestDependencies): Promis
     schema,
     role,
     preferences,
+    accept: explain ? explain.forMedia : accept,
+    explain,
     rawQuery: queryStart === -1 ? '' : url.slice(queryStart + 1),
     get search() {
       search ??= new URL(url).searchParams;
@@ -107,7 +116,7 @@ export function negotiate<Media extends ResponseMedia>(
   request: RestRequest,
   allowed: Media[],
 ): Negotiated<Media> {
-  return negotiateMedia(request.c.req.header('accept'), allowed);
+  return negotiateMedia(request.accept, allowed);
 }
 
 function requestContext(request: RestRequest, readOnly: boolean): RequestContext {
@@ -133,7 +142,12 @@ export function inRequestTransaction<T>(
   work: (tx: Transaction) => Promise<T>,
   options: { readOnly: boolean },
 ): Promise<T> {
-  return withRequestContext(request.deps.db, requestContext(request, options.readOnly), work);
+  const { explain } = request;
+  return withRequestContext(
+    request.deps.db,
+    requestContext(request, options.readOnly),
+    explain ? (tx) => work(explainingTransaction(tx, explain)) : work,
+  );
 }
 
 /**
@@ -145,6 +159,14 @@ export function inRequestPipeline(
   statements: readonly PipelinedStatement[],
   options: { readOnly: boolean },
 ): Promise<QueryResult<Record<string, unknown>>[]> {
+  const { explain } = request;
+  const [first] = statements;
+  if (explain && first) {
+    // In a transaction of its own, rolled back by the plan it throws.
+    return withRequestContext(request.deps.db, requestContext(request, options.readOnly), (tx) =>
+      explainIn(tx, explain, first.sql, [...first.params]),
+    );
+  }
   return pipelineInRequestContext(
     request.deps.db,
     requestContext(request, options.readOnly),

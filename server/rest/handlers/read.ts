@@ -65,7 +65,7 @@ export async function readRelation(request: RestRequest, name: string): Promise<
  */
 function plannedRead(request: RestRequest, name: string): CachedRead {
   const { c } = request;
-  const accept = c.req.header('accept');
+  const accept = request.accept;
   const range = c.req.header('range');
   const shape = {
     method: c.req.method,
