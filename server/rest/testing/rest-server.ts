@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { clientFor, uniqueEmail } from '../../testing/clients';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../testing/harness';
 import { ROOT_DIR } from '../../testing/root-dir';
 
 /**
@@ -37,8 +37,10 @@ async function fixtureSql(name: string): Promise<string> {
   return readFile(path.join(ROOT_DIR, 'server', 'rest', 'testing', name), 'utf8');
 }
 
-export async function startRestTestServer(): Promise<RestTestServer> {
-  const server = await startTestServer();
+export async function startRestTestServer(
+  options: TestServerOptions = {},
+): Promise<RestTestServer> {
+  const server = await startTestServer(options);
   try {
     await server.db.exec(await fixtureSql('fixture.sql'));
     await server.db.exec(await fixtureSql('integration-fixture.sql'));
