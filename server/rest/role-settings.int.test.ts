@@ -188,4 +188,139 @@ describe("PostgREST's settings from pg_db_role_setting", () => {
     expect(explained.status).toBe(406);
     await setting('db_plan_enabled', null);
   });
+
+  it('caps the rows of a read and of a call at pgrst.db_max_rows', async () => {
+    const ids = async () => (await rest.service.from('books').select('id').order('id')).data;
+    expect(await ids()).toHaveLength(5);
+    await setting('db_max_rows', '2');
+    await notify('reload config');
+    await expect.poll(ids, { timeout: 5000 }).toEqual([{ id: 1 }, { id: 2 }]);
+    const limited = await rest.service.from('books').select('id').order('id').limit(4);
+    expect(limited.data).toHaveLength(2);
+    const offset = await rest.service
+      .from('books')
+      .select('id', { count: 'exact' })
+      .order('id')
+      .range(3, 4);
+    expect(offset.data).toEqual([{ id: 4 }, { id: 5 }]);
+    expect(offset.count).toBe(5);
+    const call = await rest.service.rpc('books_by', { author: 'Ursula K. Le Guin' }).select('id');
+    expect(call.error).toBeNull();
+    expect((call.data as unknown[]).length).toBeLessThanOrEqual(2);
+    await setting('db_max_rows', null);
+    await notify('reload config');
+    await expect.poll(ids, { timeout: 5000 }).toHaveLength(5);
+  });
+
+  it('ends writes as pgrst.db_tx_end says, overridable only with -allow-override', async () => {
+    const insert = (title: string, prefer?: string) =>
+      fetch(`${rest.restUrl}/tickets`, {
+        method: 'POST',
+        headers: {
+          ...rest.serviceHeaders,
+          'Content-Type': 'application/json',
+          ...(prefer ? { Prefer: prefer } : {}),
+        },
+        body: JSON.stringify({ title }),
+      });
+    const kept = async (title: string) =>
+      ((await rest.service.from('tickets').select('id').eq('title', title)).data ?? []).length;
+    const stamp = Date.now();
+
+    await setting('db_tx_end', 'rollback');
+    await notify('reload config');
+    await expect
+      .poll(
+        async () => {
+          const title = `rolled ${stamp} ${Math.random()}`;
+          expect((await insert(title)).status).toBe(201);
+          return kept(title);
+        },
+        { timeout: 5000 },
+      )
+      .toBe(0);
+    // Not overridable: tx=commit is ignored, and not reported as applied.
+    const forced = await insert(`forced ${stamp}`, 'tx=commit');
+    expect(forced.headers.get('preference-applied') ?? '').not.toMatch(/tx=/);
+    expect(await kept(`forced ${stamp}`)).toBe(0);
+
+    await setting('db_tx_end', 'rollback-allow-override');
+    await notify('reload config');
+    await expect
+      .poll(
+        async () => {
+          const title = `committed ${stamp} ${Math.random()}`;
+          await insert(title, 'tx=commit');
+          return kept(title);
+        },
+        { timeout: 5000 },
+      )
+      .toBe(1);
+
+    await setting('db_tx_end', 'commit');
+    await notify('reload config');
+    await expect
+      .poll(
+        async () => {
+          const title = `ignored ${stamp} ${Math.random()}`;
+          await insert(title, 'tx=rollback');
+          return kept(title);
+        },
+        { timeout: 5000 },
+      )
+      .toBe(1);
+
+    await setting('db_tx_end', null);
+    await notify('reload config');
+    await expect
+      .poll(
+        async () => {
+          const title = `default ${stamp} ${Math.random()}`;
+          await insert(title, 'tx=rollback');
+          return kept(title);
+        },
+        { timeout: 5000 },
+      )
+      .toBe(0);
+  });
+
+  it('calls pgrst.db_pre_request before each statement, which may refuse the request', async () => {
+    await rest.server.db.exec(
+      `create function public.check_request() returns void language plpgsql as $$
+       begin
+         if current_setting('request.headers', true)::json->>'x-block' = 'yes' then
+           raise exception 'blocked by pre-request' using errcode = 'P0001';
+         end if;
+       end $$;
+       grant execute on function public.check_request() to anon, authenticated, service_role;`,
+    );
+    await setting('db_pre_request', 'public.check_request');
+    await notify('reload config');
+    const blocked = () =>
+      fetch(`${rest.restUrl}/books?select=id`, {
+        headers: { ...rest.anonHeaders, 'x-block': 'yes' },
+      });
+    await expect.poll(async () => (await blocked()).status, { timeout: 5000 }).toBe(400);
+    expect(((await (await blocked()).json()) as { message: string }).message).toBe(
+      'blocked by pre-request',
+    );
+    // Without the header: reads, writes and calls go through.
+    expect((await rest.anon.from('books').select('id').limit(1)).error).toBeNull();
+    expect((await rest.service.from('tickets').insert({ title: 'pre-request' })).error).toBeNull();
+    expect((await rest.anon.rpc('add', { a: 1, b: 2 })).data).toBe(3);
+    // A write is refused too, and nothing is written.
+    const write = await fetch(`${rest.restUrl}/tickets`, {
+      method: 'POST',
+      headers: { ...rest.serviceHeaders, 'Content-Type': 'application/json', 'x-block': 'yes' },
+      body: JSON.stringify({ title: 'blocked write' }),
+    });
+    expect(write.status).toBe(400);
+    expect(
+      (await rest.service.from('tickets').select('id').eq('title', 'blocked write')).data,
+    ).toEqual([]);
+
+    await setting('db_pre_request', null);
+    await notify('reload config');
+    await expect.poll(async () => (await blocked()).status, { timeout: 5000 }).toBe(200);
+  });
 });

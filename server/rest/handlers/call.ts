@@ -250,7 +250,8 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
   const { media, stripNulls } = negotiate(request, ['json', 'object', 'csv']);
   let root: ReadNode | undefined;
   if (relation) {
-    root = planRead(request.cache, relation, routine.name, query);
+    const maxRows = request.cache.settings?.maxRows;
+    root = planRead(request.cache, relation, routine.name, query, maxRows ? { maxRows } : {});
   } else if (query.select.length > 0 || query.filters.length > 0 || query.order.length > 0) {
     // A scalar has no columns to select, filter or order by.
     const field = query.filters[0]?.filter.field.name ?? query.order[0]?.terms[0]?.field.name;
@@ -274,9 +275,9 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
     scalarRange,
   );
   const readOnly = isRead;
-  const { maxAffected, handling, transaction } = request.preferences;
+  const { maxAffected, handling } = request.preferences;
   const isStrictlyLimited = maxAffected !== undefined && handling === 'strict';
-  const isRolledBack = !readOnly && transaction === 'rollback';
+  const isRolledBack = !readOnly && request.rollsBack;
   if (media !== 'object' && !isStrictlyLimited && !isRolledBack) {
     // Nothing can fail or undo the call after it has run (no singular-object or max-affected
     // check, no rollback asked for): settings and statement go in one round trip, as one
@@ -304,7 +305,7 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
         if (media === 'object' && pageTotal !== 1) throw restErrors.singularity(pageTotal);
         if (maxAffected !== undefined && handling === 'strict' && pageTotal > maxAffected)
           throw restErrors.maxAffected(pageTotal);
-        if (!readOnly && transaction === 'rollback') throw new CallRollback(result);
+        if (!readOnly && request.rollsBack) throw new CallRollback(result);
         return result;
       },
       { readOnly },

@@ -127,7 +127,8 @@ function planReadStatement(
   const { media, stripNulls } = negotiateMedia(accept, ['json', 'object', 'csv']);
   const query = parseQuery(search, { isRpcRead: false });
   applyRangeHeader(query, range);
-  const root = planRead(request.cache, relation, relation.name, query);
+  const maxRows = request.cache.settings?.maxRows;
+  const root = planRead(request.cache, relation, relation.name, query, maxRows ? { maxRows } : {});
   const count = request.preferences.count;
   const params = new Params();
   const sql = readStatement(
