@@ -10,7 +10,7 @@ import { expectRestError, startRestTestServer, type RestTestServer } from './tes
 let rest: RestTestServer;
 
 beforeAll(async () => {
-  rest = await startRestTestServer(['embed-fixture.sql']);
+  rest = await startRestTestServer({ fixtures: ['embed-fixture.sql'] });
   // The private message belongs to the signed-in user.
   await rest.server.db.query(`update public.messages set owner = $1 where id = 5`, [rest.userId]);
 });

@@ -17,7 +17,9 @@ import {
   type Preferences,
   type ResponseMedia,
 } from './parse/preferences';
+import { explainIn, explainingTransaction, explainRequest, type ExplainRequest } from './explain';
 import { closest } from './relationships';
+import { ident } from './sql/sql';
 import { requestRole, type RequestRole } from './request-role';
 import { qualifiedName, type Relation, type SchemaCache } from './schema-cache';
 
@@ -39,6 +41,15 @@ export interface RestRequest {
   schema: string;
   role: RequestRole;
   preferences: Preferences;
+  /** The Accept header to negotiate with: as sent, or an explained request's `for` type. */
+  accept: string | undefined;
+  /** `Accept: application/vnd.pgrst.plan…` with plans enabled: the statement is explained. */
+  explain: ExplainRequest | undefined;
+  /**
+   * Whether a write's transaction ends in ROLLBACK: `Prefer: tx=rollback` where
+   * `pgrst.db_tx_end` lets the client choose, or `rollback…` without `tx=commit`.
+   */
+  rollsBack: boolean;
   /** The query string as sent (after `?`, empty without one). */
   rawQuery: string;
   /** The parsed query string (parsed on first use: a cached read never needs it). */
@@ -67,6 +78,14 @@ export async function prepareRequest(c: Context, deps: RestDependencies): Promis
   const schema = requestSchema(c, deps.schemas);
   const preferences = parsePreferences(c.req.header('prefer'));
   const cache = await deps.schemaCache();
+  // PostgREST's db-tx-end: without "-allow-override", `Prefer: tx=` is ignored (and not applied).
+  const txEnd = cache.settings?.txEnd ?? 'commit-allow-override';
+  if (!txEnd.endsWith('-allow-override')) delete preferences.transaction;
+  const rollsBack =
+    preferences.transaction === 'rollback' ||
+    (txEnd.startsWith('rollback') && preferences.transaction !== 'commit');
+  const accept = c.req.header('accept');
+  const explain = explainRequest(accept, cache.settings?.planEnabled ?? false);
   const url = c.req.url;
   const queryStart = url.indexOf('?');
   let search: URLSearchParams | undefined;
@@ -77,6 +96,9 @@ export async function prepareRequest(c: Context, deps: RestDependencies): Promis
     schema,
     role,
     preferences,
+    accept: explain ? explain.forMedia : accept,
+    explain,
+    rollsBack,
     rawQuery: queryStart === -1 ? '' : url.slice(queryStart + 1),
     get search() {
       search ??= new URL(url).searchParams;
@@ -107,7 +129,7 @@ export function negotiate<Media extends ResponseMedia>(
   request: RestRequest,
   allowed: Media[],
 ): Negotiated<Media> {
-  return negotiateMedia(request.c.req.header('accept'), allowed);
+  return negotiateMedia(request.accept, allowed);
 }
 
 function requestContext(request: RestRequest, readOnly: boolean): RequestContext {
@@ -127,27 +149,61 @@ function requestContext(request: RestRequest, readOnly: boolean): RequestContext
   };
 }
 
+/**
+ * PostgREST's db-pre-request: `select <function>()` after the request's settings,
+ * before its statement, in its transaction (it may raise to refuse the request).
+ */
+function preRequestStatement(request: RestRequest): PipelinedStatement | undefined {
+  const name = request.cache.settings?.preRequest;
+  if (name === undefined) return undefined;
+  return { sql: `select ${name.split('.').map(ident).join('.')}()`, params: [] };
+}
+
 /** Runs `work` in the request's transaction, as its role with its claims (contract §6.3). */
 export function inRequestTransaction<T>(
   request: RestRequest,
   work: (tx: Transaction) => Promise<T>,
   options: { readOnly: boolean },
 ): Promise<T> {
-  return withRequestContext(request.deps.db, requestContext(request, options.readOnly), work);
+  const { explain } = request;
+  const preRequest = preRequestStatement(request);
+  return withRequestContext(
+    request.deps.db,
+    requestContext(request, options.readOnly),
+    async (tx) => {
+      if (preRequest) await tx.query(preRequest.sql, []);
+      return work(explain ? explainingTransaction(tx, explain) : tx);
+    },
+  );
 }
 
 /**
  * Runs independent statements in the request's transaction in one round trip
  * (the settings go first in the same pipeline); their results, in order.
  */
-export function inRequestPipeline(
+export async function inRequestPipeline(
   request: RestRequest,
   statements: readonly PipelinedStatement[],
   options: { readOnly: boolean },
 ): Promise<QueryResult<Record<string, unknown>>[]> {
-  return pipelineInRequestContext(
+  const { explain } = request;
+  const [first] = statements;
+  const preRequest = preRequestStatement(request);
+  if (explain && first) {
+    // In a transaction of its own, rolled back by the plan it throws.
+    return withRequestContext(
+      request.deps.db,
+      requestContext(request, options.readOnly),
+      async (tx) => {
+        if (preRequest) await tx.query(preRequest.sql, []);
+        return explainIn(tx, explain, first.sql, [...first.params]);
+      },
+    );
+  }
+  const results = await pipelineInRequestContext(
     request.deps.db,
     requestContext(request, options.readOnly),
-    statements,
+    preRequest ? [preRequest, ...statements] : statements,
   );
+  return preRequest ? results.slice(1) : results;
 }

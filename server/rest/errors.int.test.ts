@@ -95,12 +95,12 @@ describe('unknown names', () => {
   });
 
   it('answers an unknown function with 404 PGRST202, suggesting the closest one', async () => {
-    const unknown = await rest.anon.rpc('ad', { a: 1, b: 2 });
+    const unknown = await rest.anon.rpc('adds', { a: 1, b: 2 });
     expectRestError(unknown, 404, {
       code: 'PGRST202',
-      message: 'Could not find the function public.ad(a, b) in the schema cache',
+      message: 'Could not find the function public.adds(a, b) in the schema cache',
       details:
-        'Searched for the function public.ad with parameters a, b or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+        'Searched for the function public.adds with parameters a, b or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
       hint: 'Perhaps you meant to call the function public.add',
     });
 

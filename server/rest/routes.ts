@@ -5,6 +5,7 @@ import type { KeyRing } from '../keys/key-ring';
 import type { Logger } from '../logger';
 import { isAuthenticatedRequest, prepareRequest, type RestDependencies } from './context';
 import { RestError, fromDatabaseError, restErrors } from './errors';
+import { ExplainResult } from './explain';
 import { callRoutine } from './handlers/call';
 import { readRelation } from './handlers/read';
 import { deleteRows, insertRows, updateRows } from './handlers/write';
@@ -43,7 +44,7 @@ export function createRestService(options: RestOptions): RestService {
   let listening: Promise<void> | undefined;
 
   const load = () => {
-    const loading = loadSchemaCache(options.db, options.schemas);
+    const loading = loadSchemaCache(options.db, options.schemas, logger);
     loading.catch((error: unknown) => {
       logger.error({ err: error }, 'could not load the schema cache');
       if (cache === loading) cache = undefined;
@@ -58,8 +59,9 @@ export function createRestService(options: RestOptions): RestService {
       .listen(
         'pgrst',
         (payload) => {
-          if (payload === '' || payload === 'reload schema') {
-            logger.info('schema cache reload requested');
+          // The in-database settings load with the schema cache: either notice reloads both.
+          if (payload === '' || payload === 'reload schema' || payload === 'reload config') {
+            logger.info({ payload }, 'schema cache and settings reload requested');
             cache = load();
           }
         },
@@ -102,6 +104,12 @@ export function createRestService(options: RestOptions): RestService {
       try {
         return await work(c);
       } catch (error) {
+        if (error instanceof ExplainResult) {
+          return new Response(c.req.method === 'HEAD' ? null : error.body, {
+            status: 200,
+            headers: { 'Content-Type': error.contentType },
+          });
+        }
         if (error instanceof RestError) return errorResponse(c, error);
         if (error instanceof DatabaseError) {
           return errorResponse(c, fromDatabaseError(error, isAuthenticatedRequest(c.req.raw)));

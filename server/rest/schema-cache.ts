@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/database';
+import type { Logger } from '../logger';
+import { loadDbSettings, type DbSettings } from './db-settings';
 import { addViewKeys } from './view-keys';
 
 /**
@@ -105,6 +107,8 @@ export interface SchemaCache {
    * pgrst.db_aggregates_enabled to 'true'`, as Supabase documents them).
    */
   aggregatesEnabled?: boolean;
+  /** All of PostgREST's in-database settings we honour (db-settings.ts); defaults when absent. */
+  settings?: DbSettings;
   loadedAt: number;
 }
 
@@ -182,7 +186,11 @@ interface RoutineRow {
   description: string | null;
 }
 
-export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise<SchemaCache> {
+export async function loadSchemaCache(
+  db: Queryable,
+  schemas: string[],
+  logger?: Pick<Logger, 'warn'>,
+): Promise<SchemaCache> {
   const relationRows = await db.query<RelationRow>(
     `select n.nspname as schema, c.relname as name, c.relkind as kind,
             pg_relation_is_updatable(c.oid::regclass, true) as updatable_mask,
@@ -400,16 +408,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     routines.set(key, list);
   }
 
-  // Read from the roles PostgREST would read them from: authenticator (Supabase) or ours.
-  const settingRows = await db.query<{ setting: string }>(
-    `select unnest(s.setconfig) as setting
-     from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
-     where r.rolname in ('authenticator', current_user)
-       and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))`,
-  );
-  const aggregatesEnabled = settingRows.rows.some(
-    ({ setting }) => setting.toLowerCase() === 'pgrst.db_aggregates_enabled=true',
-  );
+  const settings = await loadDbSettings(db, logger);
 
   return {
     schemas,
@@ -417,7 +416,8 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     foreignKeys,
     routines,
     computedRelationships,
-    aggregatesEnabled,
+    aggregatesEnabled: settings.aggregatesEnabled,
+    settings,
     loadedAt: Date.now(),
   };
 }

@@ -3,7 +3,7 @@ import { RestError, restErrors } from '../errors';
 import { inRequestPipeline, inRequestTransaction, negotiate, type RestRequest } from '../context';
 import { applyRangeHeader, parseQuery } from '../parse/query';
 import { planRead, type ReadNode } from '../plan/read-plan';
-import { closest } from '../relationships';
+import { FuzzySet } from '../fuzzy-set';
 import {
   qualifiedName,
   type Column,
@@ -107,27 +107,7 @@ function findRoutine(
     sortedKeys.length === 0
       ? ' without parameters'
       : ` with parameter${sortedKeys.length > 1 ? 's' : ''} ${sortedKeys.join(', ')}`;
-  let hint: string | null = null;
-  if (overloads.length === 0) {
-    const other = closest(
-      [...request.cache.routines.entries()]
-        .filter(([key, list]) => key.startsWith(`${request.schema}.`) && list.some(isCallable))
-        .map(([key]) => key)
-        .map((key) => key.slice(request.schema.length + 1)),
-      name,
-    );
-    if (other) hint = `Perhaps you meant to call the function ${request.schema}.${other}`;
-  } else {
-    const signatures = overloads.map(
-      (routine) =>
-        `(${routine.parameters
-          .map((parameter) => parameter.name)
-          .sort()
-          .join(', ')})`,
-    );
-    const best = closest(signatures, `(${sortedKeys.join(', ')})`) ?? signatures[0];
-    if (best) hint = `Perhaps you meant to call the function ${request.schema}.${name}${best}`;
-  }
+  const hint = noRpcHint(request, name, sortedKeys, overloads);
   throw new RestError(
     404,
     'PGRST202',
@@ -135,6 +115,37 @@ function findRoutine(
     `Searched for the function ${request.schema}.${name}${detailParameters}${options.isPost && options.isJsonBody ? ' or with a single unnamed json/jsonb parameter' : ''}, but no matches were found in the schema cache.`,
     hint,
   );
+}
+
+/**
+ * PostgREST's noRpcHint: without a function of that name, the closest name in
+ * the schema (similarity 0.75 or more); with one, the closest of its
+ * overloads' parameter lists, written `(a, b)` sorted (0.33 or more).
+ */
+function noRpcHint(
+  request: RestRequest,
+  name: string,
+  sortedKeys: string[],
+  overloads: Routine[],
+): string | null {
+  const listToText = (names: string[]) => `(${[...names].sort().join(', ')})`;
+  let suggestion: string | undefined;
+  if (overloads.length === 0) {
+    const names = [...request.cache.routines.values()]
+      .flat()
+      .filter((routine) => routine.schema === request.schema && isCallable(routine))
+      .map((routine) => routine.name);
+    suggestion = new FuzzySet(names).getOne(name, 0.75);
+  } else {
+    const lists = overloads.map((routine) =>
+      listToText(routine.parameters.map((parameter) => parameter.name)),
+    );
+    const parameters = new FuzzySet(lists).getOne(listToText(sortedKeys));
+    if (parameters !== undefined) suggestion = `${name}${parameters}`;
+  }
+  return suggestion === undefined
+    ? null
+    : `Perhaps you meant to call the function ${request.schema}.${suggestion}`;
 }
 
 /** The relation a function's rows look like, for select/filter/order/embedding on its result. */
@@ -239,7 +250,8 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
   const { media, stripNulls } = negotiate(request, ['json', 'object', 'csv']);
   let root: ReadNode | undefined;
   if (relation) {
-    root = planRead(request.cache, relation, routine.name, query);
+    const maxRows = request.cache.settings?.maxRows;
+    root = planRead(request.cache, relation, routine.name, query, maxRows ? { maxRows } : {});
   } else if (query.select.length > 0 || query.filters.length > 0 || query.order.length > 0) {
     // A scalar has no columns to select, filter or order by.
     const field = query.filters[0]?.filter.field.name ?? query.order[0]?.terms[0]?.field.name;
@@ -263,9 +275,9 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
     scalarRange,
   );
   const readOnly = isRead;
-  const { maxAffected, handling, transaction } = request.preferences;
+  const { maxAffected, handling } = request.preferences;
   const isStrictlyLimited = maxAffected !== undefined && handling === 'strict';
-  const isRolledBack = !readOnly && transaction === 'rollback';
+  const isRolledBack = !readOnly && request.rollsBack;
   if (media !== 'object' && !isStrictlyLimited && !isRolledBack) {
     // Nothing can fail or undo the call after it has run (no singular-object or max-affected
     // check, no rollback asked for): settings and statement go in one round trip, as one
@@ -293,7 +305,7 @@ export async function callRoutine(request: RestRequest, name: string): Promise<R
         if (media === 'object' && pageTotal !== 1) throw restErrors.singularity(pageTotal);
         if (maxAffected !== undefined && handling === 'strict' && pageTotal > maxAffected)
           throw restErrors.maxAffected(pageTotal);
-        if (!readOnly && transaction === 'rollback') throw new CallRollback(result);
+        if (!readOnly && request.rollsBack) throw new CallRollback(result);
         return result;
       },
       { readOnly },

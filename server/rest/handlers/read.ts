@@ -65,7 +65,7 @@ export async function readRelation(request: RestRequest, name: string): Promise<
  */
 function plannedRead(request: RestRequest, name: string): CachedRead {
   const { c } = request;
-  const accept = c.req.header('accept');
+  const accept = request.accept;
   const range = c.req.header('range');
   const shape = {
     method: c.req.method,
@@ -127,7 +127,8 @@ function planReadStatement(
   const { media, stripNulls } = negotiateMedia(accept, ['json', 'object', 'csv']);
   const query = parseQuery(search, { isRpcRead: false });
   applyRangeHeader(query, range);
-  const root = planRead(request.cache, relation, relation.name, query);
+  const maxRows = request.cache.settings?.maxRows;
+  const root = planRead(request.cache, relation, relation.name, query, maxRows ? { maxRows } : {});
   const count = request.preferences.count;
   const params = new Params();
   const sql = readStatement(

@@ -51,7 +51,7 @@ async function inWriteTransaction(
       request,
       async (tx) => {
         const response = await work(tx);
-        if (request.preferences.transaction === 'rollback') throw new RollbackSignal(response);
+        if (request.rollsBack) throw new RollbackSignal(response);
         return response;
       },
       { readOnly: false },
@@ -203,7 +203,7 @@ export async function insertRows(request: RestRequest, name: string): Promise<Re
     return respond(request.c, status, null, headers);
   };
 
-  if (media !== 'object' && preferences.transaction !== 'rollback') {
+  if (media !== 'object' && !request.rollsBack) {
     // Nothing can undo this insert once it has run (no singular-object check, no rollback
     // asked for): settings and statement go in one round trip, as one transaction.
     const [result] = await inRequestPipeline(request, [{ sql, params: params.values }], {

@@ -305,7 +305,7 @@ export function planRead(
   relation: Relation,
   alias: string,
   request: ReadRequest,
-  options: { aggregatesEnabled?: boolean } = {},
+  options: { aggregatesEnabled?: boolean; maxRows?: number } = {},
 ): ReadNode {
   const root = newNode(relation, alias, 0);
   planSelect(
@@ -335,5 +335,7 @@ export function planRead(
     if (range.offset !== undefined) node.offset = range.offset;
     if (range.limit !== undefined) node.limit = range.limit;
   }
+  // PostgREST's db-max-rows (restrictRange): the root's rows, never more than that.
+  if (options.maxRows !== undefined) root.limit = Math.min(root.limit ?? Infinity, options.maxRows);
   return root;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { clientFor, uniqueEmail } from '../../testing/clients';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../testing/harness';
 import { ROOT_DIR } from '../../testing/root-dir';
 
 /**
@@ -37,11 +37,15 @@ async function fixtureSql(name: string): Promise<string> {
   return readFile(path.join(ROOT_DIR, 'server', 'rest', 'testing', name), 'utf8');
 }
 
-/** `fixtures`: the SQL files of server/rest/testing/ to load, in order. */
-export async function startRestTestServer(
-  fixtures: string[] = ['fixture.sql', 'integration-fixture.sql'],
-): Promise<RestTestServer> {
-  const server = await startTestServer();
+/**
+ * `fixtures`: the SQL files of server/rest/testing/ to load, in order; the rest
+ * of the options go to the test server.
+ */
+export async function startRestTestServer({
+  fixtures = ['fixture.sql', 'integration-fixture.sql'],
+  ...options
+}: TestServerOptions & { fixtures?: string[] } = {}): Promise<RestTestServer> {
+  const server = await startTestServer(options);
   try {
     for (const fixture of fixtures) await server.db.exec(await fixtureSql(fixture));
     await server.reloadSchema();
