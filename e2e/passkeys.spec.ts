@@ -13,13 +13,16 @@ import { phoneAndDesktop } from './support';
 const localhostUrl = e2eServers.main.url.replace('127.0.0.1', 'localhost');
 test.use({ baseURL: localhostUrl });
 
-async function addVirtualAuthenticator(page: Page): Promise<() => Promise<number>> {
+async function addVirtualAuthenticator(
+  page: Page,
+  transport: 'internal' | 'usb' = 'internal',
+): Promise<() => Promise<number>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
-      transport: 'internal',
+      transport,
       hasResidentKey: true,
       hasUserVerification: true,
       isUserVerified: true,
@@ -103,7 +106,8 @@ for (const viewport of phoneAndDesktop) {
 test('a security key added in settings is asked for after the password, and raises the session to aal2', async ({
   page,
 }) => {
-  await addVirtualAuthenticator(page);
+  // A roaming key (USB): security keys are asked for as cross-platform authenticators.
+  await addVirtualAuthenticator(page, 'usb');
   const user = await createUser({ email: uniqueEmail('security-key'), fullName: 'Radia Perlman' });
   await signIn(page, user);
   await expectDashboard(page);

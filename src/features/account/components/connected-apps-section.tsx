@@ -60,7 +60,7 @@ export function ConnectedAppsSection() {
               </div>
               <ConfirmDialog
                 trigger={<Button variant="secondary">Remove access</Button>}
-                title={`Remove ${app.client.name}'s access?`}
+                title={`Remove ${app.client.name}’s access?`}
                 description={
                   <p>
                     It stops working with your account at once. To use it again, you will allow it

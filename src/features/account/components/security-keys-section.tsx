@@ -63,7 +63,7 @@ export function SecurityKeysSection() {
     <Card
       id="security-keys"
       title="Security keys"
-      description="After your password, confirm with a hardware key or your device's screen lock."
+      description="After your password, confirm with a hardware security key (USB, NFC or Bluetooth)."
     >
       {loadProblem ? (
         <Alert tone="error" className="mb-5 max-w-xl">

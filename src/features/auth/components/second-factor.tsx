@@ -82,7 +82,7 @@ export function SecondFactor() {
           {totp
             ? 'Open your authenticator app and enter the 6-digit code it shows for Cervana.'
             : hasKeys
-              ? 'Use the security key or device lock you set up for Cervana.'
+              ? 'Use the security key you set up for Cervana.'
               : null}
         </p>
       }
