@@ -58,8 +58,10 @@ test('an app asks, the person allows it, the app reads their data, and removing 
     code_challenge_method: 'S256',
   }))
     authorize.searchParams.set(key, value);
-  // The callback is not served here: the app's URL is read from the request, not loaded.
-  const returned = page.waitForRequest((request) => request.url().startsWith(callback));
+  // The app's callback, answered in the browser: its URL carries the code.
+  await page.route(`${callback}**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<p>Acme Reports</p>' }),
+  );
   await page.goto(authorize.toString());
   await expect(page).toHaveURL(/\/oauth\/consent\?authorization_id=/);
   await expect(
@@ -70,7 +72,8 @@ test('an app asks, the person allows it, the app reads their data, and removing 
   await expect(page.getByText('See your name and profile')).toBeVisible();
   await expect(page.getByText('localhost:8765')).toBeVisible();
   await page.getByRole('button', { name: 'Allow' }).click();
-  const back = new URL((await returned).url());
+  await page.waitForURL(`${callback}**`);
+  const back = new URL(page.url());
   expect(back.searchParams.get('state')).toBe(state);
   const code = back.searchParams.get('code');
   expect(code).toBeTruthy();
@@ -130,12 +133,15 @@ test('a consent link that is incomplete or expired says so, and Deny returns acc
     token_endpoint_auth_method: 'none',
   });
   const challenge = base64url(createHash('sha256').update('x'.repeat(43)).digest());
-  const returned = page.waitForRequest((request) => request.url().startsWith(callback));
+  await page.route(`${callback}**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<p>Nosy Widget</p>' }),
+  );
   await page.goto(
     `${appUrl()}/auth/v1/oauth/authorize?client_id=${created.data!.client_id}&redirect_uri=${encodeURIComponent(callback)}&response_type=code&state=s1&code_challenge=${challenge}&code_challenge_method=S256`,
   );
   await page.getByRole('button', { name: 'Deny' }).click();
-  const back = new URL((await returned).url());
+  await page.waitForURL(`${callback}**`);
+  const back = new URL(page.url());
   expect(back.searchParams.get('error')).toBe('access_denied');
   expect(back.searchParams.get('state')).toBe('s1');
 });
