@@ -70,6 +70,24 @@ describe('explain() with pgrst.db_plan_enabled', () => {
       'application/vnd.pgrst.plan+text; for="application/json"; options=verbose; charset=utf-8',
     );
     expect(await raw.text()).toMatch(/Output:/);
+
+    // As on Supabase (pg_stat_statements), a verbose plan names its query identifier,
+    // and the plan is still the caller's.
+    const verbose = await rest.anon
+      .from('books')
+      .select('id')
+      .explain({ verbose: true, settings: true, format: 'json' });
+    expect(verbose.error).toBeNull();
+    const [entry] = verbose.data as unknown as (JsonPlan[number] & {
+      'Query Identifier'?: unknown;
+    })[];
+    expect(entry!['Query Identifier']).toEqual(expect.any(Number));
+    // Taking the setting as the session's user gives the request its own role back.
+    const vault = await rest.anon.from('vault').select('secret').explain({ verbose: true });
+    expect(vault.status).toBe(401);
+    expect(vault.error).toMatchObject({ code: '42501' });
+    const asUser = await rest.user.from('notes').select('id').explain({ verbose: true });
+    expect(asUser.data as unknown as string).toMatch(/auth\.uid\(\)|owner/);
   });
 
   it('answers the JSON plan array, with actual rows under analyze', async () => {

@@ -109,6 +109,29 @@ function planBody(explain: ExplainRequest, result: QueryResult<Record<string, un
   return values.map((value) => `${String(value)}\n`).join('');
 }
 
+/**
+ * A verbose plan names its "Query Identifier" on Supabase, whose database loads
+ * pg_stat_statements (`compute_query_id` on). It is a superuser's setting, so it
+ * is set for this transaction as the session's user, and the request's role is
+ * taken back at once; where the session's user may not set it, the plan simply
+ * has no identifier.
+ */
+async function withQueryIdentifier(tx: Transaction): Promise<void> {
+  await tx.query(
+    `do $$
+     declare requester text := current_user;
+     begin
+       reset role;
+       begin
+         perform set_config('compute_query_id', 'on', true);
+       exception when insufficient_privilege then null;
+       end;
+       execute format('set local role %I', requester);
+     end
+     $$`,
+  );
+}
+
 /** Explains the statement in `tx`, then rolls the transaction back with the plan. */
 export async function explainIn(
   tx: Transaction,
@@ -116,6 +139,7 @@ export async function explainIn(
   sql: string,
   params: unknown[],
 ): Promise<never> {
+  if (explain.options.includes('verbose')) await withQueryIdentifier(tx);
   const result = await tx.query<Record<string, unknown>>(explainStatement(explain, sql), params);
   throw new ExplainResult(planBody(explain, result), explain.contentType);
 }
