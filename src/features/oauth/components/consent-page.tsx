@@ -90,7 +90,8 @@ export function ConsentPage({ authorizationId }: { authorizationId: string | nul
   return (
     <Frame title={`Allow ${details.client.name} to use your account?`}>
       <p className="text-ink-700">
-        Signed in as <span className="font-semibold break-all">{details.user.email}</span>.
+        Signed in as
+        <span className="block font-semibold break-all text-ink-900">{details.user.email}</span>
       </p>
       <p className="mt-4 font-semibold text-ink-900">{details.client.name} will be able to:</p>
       <ul className="mt-2 grid gap-2">
