@@ -8,7 +8,42 @@ import { isUuid } from './request';
 import type { requireAdmin } from './request-auth';
 import { USER_COLUMNS, findUserById, isValidEmail, normaliseEmail, type UserRow } from './users';
 
-/** What the admin endpoints (admin.ts, admin-users.ts, admin-links.ts) share. */
+/** What the admin endpoints (admin.ts, admin-users.ts, admin-links.ts, oauth-server.ts) share. */
+
+const MAX_PER_PAGE = 1000n;
+const MAX_UINT64 = (1n << 64n) - 1n;
+const MAX_OFFSET = (1n << 63n) - 1n;
+
+/** Go's strconv.ParseUint, with its error text. */
+function parseUint(value: string | null, fallback: bigint): bigint {
+  if (!value) return fallback;
+  const error = (reason: string) =>
+    errors.validation(
+      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${reason}`,
+    );
+  if (!/^\d+$/.test(value)) throw error('invalid syntax');
+  const parsed = BigInt(value);
+  if (parsed > MAX_UINT64) throw error('value out of range');
+  return parsed;
+}
+
+/**
+ * GoTrue's admin lists' `page` and `per_page` (50 by default, at most 1000), with
+ * its errors, and the row offset they start at (kept within Postgres's bigint).
+ */
+export function adminPaging(params: URLSearchParams): {
+  page: bigint;
+  perPage: bigint;
+  offset: bigint;
+} {
+  const page = parseUint(params.get('page'), 1n);
+  let perPage = parseUint(params.get('per_page'), 50n);
+  if (perPage === 0n)
+    throw errors.validation('Bad Pagination Parameters: per_page must be greater than 0');
+  if (perPage > MAX_PER_PAGE) perPage = MAX_PER_PAGE;
+  const offset = (page > 1n ? page - 1n : 0n) * perPage;
+  return { page, perPage, offset: offset > MAX_OFFSET ? MAX_OFFSET : offset };
+}
 
 type AdminClaims = Awaited<ReturnType<typeof requireAdmin>>;
 

@@ -3,11 +3,11 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Transaction } from '../db/database';
 import { adminGenerateLink, adminInvite } from './admin-links';
-import { adminActor, loadTargetUser, requestAudience } from './admin-shared';
+import { adminActor, adminPaging, loadTargetUser, requestAudience } from './admin-shared';
 import { adminCreateUser, adminUpdateUser } from './admin-users';
 import { recordAudit } from './audit';
 import type { AuthDependencies, HandleAuth } from './context';
-import { AuthError, errors } from './errors';
+import { AuthError } from './errors';
 import { clientIp, isUuid, readBody } from './request';
 import { requireAdmin } from './request-auth';
 import {
@@ -31,22 +31,6 @@ export function registerAdminRoutes(routes: Hono, handle: HandleAuth): void {
   routes.delete('/admin/users/:id/factors/:factorId', handle(deleteFactor));
   routes.post('/admin/generate_link', handle(adminGenerateLink));
   routes.post('/invite', handle(adminInvite));
-}
-
-const MAX_PER_PAGE = 1000n;
-const MAX_UINT64 = (1n << 64n) - 1n;
-
-/** Go's strconv.ParseUint, with its error text. */
-function parseUint(value: string | null, fallback: bigint): bigint {
-  if (!value) return fallback;
-  const error = (reason: string) =>
-    errors.validation(
-      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${reason}`,
-    );
-  if (!/^\d+$/.test(value)) throw error('invalid syntax');
-  const parsed = BigInt(value);
-  if (parsed > MAX_UINT64) throw error('value out of range');
-  return parsed;
 }
 
 /** Go's url.QueryEscape. */
@@ -83,16 +67,10 @@ async function listUsers(c: Context, deps: AuthDependencies): Promise<Response> 
   await requireAdmin(c, deps);
   const aud = requestAudience(c, deps);
   const params = new URL(c.req.url).searchParams;
-  const page = parseUint(params.get('page'), 1n);
-  let perPage = parseUint(params.get('per_page'), 50n);
-  if (perPage === 0n)
-    throw errors.validation('Bad Pagination Parameters: per_page must be greater than 0');
-  if (perPage > MAX_PER_PAGE) perPage = MAX_PER_PAGE;
+  const { page, perPage, offset } = adminPaging(params);
   const filter = params.get('filter') ?? '';
   const where = `aud = $1 ${filter ? `and (email like $2 or raw_user_meta_data->>'full_name' ilike $2)` : ''}`;
   const whereParams = filter ? [aud, `%${filter}%`] : [aud];
-  const offset = (page > 1n ? page - 1n : 0n) * perPage;
-  const maxOffset = (1n << 63n) - 1n;
 
   const { rows: counted } = await deps.db.query<{ count: string }>(
     `select count(*)::text as count from auth.users where ${where}`,
@@ -102,7 +80,7 @@ async function listUsers(c: Context, deps: AuthDependencies): Promise<Response> 
   const { rows: users } = await deps.db.query<UserRow>(
     `select ${USER_COLUMNS} from auth.users where ${where}
      order by created_at desc, id desc
-     limit ${perPage} offset ${offset > maxOffset ? maxOffset : offset}`,
+     limit ${perPage} offset ${offset}`,
     whereParams,
   );
   const ids = users.map((user) => user.id);

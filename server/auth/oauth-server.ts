@@ -13,6 +13,7 @@ import { authenticate, requireAdmin } from './request-auth';
 import { startSession } from './sessions';
 import { refreshSession } from './token';
 import { findUserById, isBanned } from './users';
+import { adminPaging } from './admin-shared';
 
 /**
  * The OAuth 2.1 server (GoTrue's `internal/api/oauthserver`, decision 041):
@@ -29,8 +30,6 @@ import { findUserById, isBanned } from './users';
  */
 
 const MAX_TOKEN_BODY_BYTES = 16 * 1024;
-const MAX_PER_PAGE = 1000n;
-const MAX_UINT64 = (1n << 64n) - 1n;
 /** Scopes a client may ask for; `openid` (ID tokens) is not offered yet. */
 const SUPPORTED_SCOPES = ['email', 'profile', 'phone'];
 const DEFAULT_SCOPE = 'email';
@@ -263,28 +262,10 @@ async function clientInPath(c: Context, deps: AuthDependencies): Promise<ClientR
   return client;
 }
 
-function parseUint(value: string | null, fallback: bigint): bigint {
-  if (!value) return fallback;
-  const error = (reason: string) =>
-    errors.validation(
-      `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${reason}`,
-    );
-  if (!/^\d+$/.test(value)) throw error('invalid syntax');
-  const parsed = BigInt(value);
-  if (parsed > MAX_UINT64) throw error('value out of range');
-  return parsed;
-}
-
 /** GET /admin/oauth/clients?page=&per_page=: newest first, paged as /admin/users is. */
 async function listClients(c: Context, deps: AuthDependencies): Promise<Response> {
   const params = new URL(c.req.url).searchParams;
-  const page = parseUint(params.get('page'), 1n);
-  let perPage = parseUint(params.get('per_page'), 50n);
-  if (perPage === 0n)
-    throw errors.validation('Bad Pagination Parameters: per_page must be greater than 0');
-  if (perPage > MAX_PER_PAGE) perPage = MAX_PER_PAGE;
-  const offset = (page > 1n ? page - 1n : 0n) * perPage;
-  const maxOffset = (1n << 63n) - 1n;
+  const { page, perPage, offset } = adminPaging(params);
   const { rows: counted } = await deps.db.query<{ count: string }>(
     `select count(*)::text as count from auth.oauth_clients where deleted_at is null`,
   );
@@ -292,7 +273,7 @@ async function listClients(c: Context, deps: AuthDependencies): Promise<Response
   const { rows } = await deps.db.query<ClientRow>(
     `select ${CLIENT_COLUMNS} from auth.oauth_clients where deleted_at is null
      order by created_at desc, id desc
-     limit ${perPage} offset ${offset > maxOffset ? maxOffset : offset}`,
+     limit ${perPage} offset ${offset}`,
   );
   const totalPages = (total + perPage - 1n) / perPage;
   const link = (to: bigint) => `</admin/oauth/clients?page=${to}&per_page=${perPage}>`;
