@@ -1,8 +1,11 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, uniqueEmail } from '../testing/clients';
+import {
+  SoftwareAuthenticator,
+  base64url as b64url,
+  type CeremonyOverrides,
+} from './testing/software-authenticator';
 import { startTestServer, type TestServer } from '../testing/harness';
 
 /**
@@ -95,110 +98,21 @@ async function accessToken(supabase: SupabaseClient): Promise<string> {
   return data.session!.access_token;
 }
 
-const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
-const b64url = (data: Uint8Array | ArrayBuffer) =>
-  Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('base64url');
-
-/** A security key in software: one P-256 credential, a sign counter, no attestation. */
-class SoftwareKey {
-  readonly keys: { publicKey: KeyObject; privateKey: KeyObject } = generateKeyPairSync('ec', {
-    namedCurve: 'P-256',
-  });
-  readonly credentialId = randomBytes(32);
-  counter = 0;
-
-  get id(): string {
-    return b64url(this.credentialId);
-  }
-
-  private cosePublicKey(): Uint8Array {
-    const jwk = this.keys.publicKey.export({ format: 'jwk' });
-    return encodeCBOR(
-      new Map<number, CBORType>([
-        [1, 2], // kty: EC2
-        [3, -7], // alg: ES256
-        [-1, 1], // crv: P-256
-        [-2, new Uint8Array(Buffer.from(jwk.x!, 'base64url'))],
-        [-3, new Uint8Array(Buffer.from(jwk.y!, 'base64url'))],
-      ]),
-    );
-  }
-
-  private authenticatorData(rpId: string, counter: number, attested: boolean): Buffer {
-    const flags = 0x01 | 0x04 | (attested ? 0x40 : 0); // user present, verified, attested data
-    const count = Buffer.alloc(4);
-    count.writeUInt32BE(counter);
-    const parts = [sha256(rpId), Buffer.from([flags]), count];
-    if (attested) {
-      const idLength = Buffer.alloc(2);
-      idLength.writeUInt16BE(this.credentialId.length);
-      parts.push(Buffer.alloc(16), idLength, this.credentialId, Buffer.from(this.cosePublicKey()));
-    }
-    return Buffer.concat(parts);
-  }
-
-  private clientData(type: string, challenge: ArrayBuffer, origin: string): Buffer {
-    return Buffer.from(
-      JSON.stringify({ type, challenge: b64url(challenge), origin, crossOrigin: false }),
-    );
+/** A security key in software (the shared authenticator), answering the client's decoded options. */
+class SoftwareKey extends SoftwareAuthenticator {
+  constructor() {
+    super({ rpId: RP_ID, origin: ORIGIN }, 'cross-platform');
   }
 
   /** navigator.credentials.create(), as a credential whose toJSON auth-js sends. */
-  create(
-    challenge: ArrayBuffer,
-    { rpId = RP_ID, origin = ORIGIN }: { rpId?: string; origin?: string } = {},
-  ) {
-    const attestationObject = encodeCBOR(
-      new Map<string, CBORType>([
-        ['fmt', 'none'],
-        ['attStmt', new Map()],
-        ['authData', new Uint8Array(this.authenticatorData(rpId, 0, true))],
-      ]),
-    );
-    const json = {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(this.clientData('webauthn.create', challenge, origin)),
-        attestationObject: b64url(attestationObject),
-        transports: ['usb'],
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'cross-platform',
-    };
+  create(challenge: ArrayBuffer, overrides: CeremonyOverrides = {}) {
+    const json = this.register(b64url(challenge), overrides);
     return { toJSON: () => json } as never;
   }
 
   /** navigator.credentials.get(): signs the challenge with the next counter value. */
-  get(
-    challenge: ArrayBuffer,
-    {
-      rpId = RP_ID,
-      origin = ORIGIN,
-      counter,
-    }: { rpId?: string; origin?: string; counter?: number } = {},
-  ) {
-    const count = counter ?? (this.counter += 1);
-    const authData = this.authenticatorData(rpId, count, false);
-    const clientData = this.clientData('webauthn.get', challenge, origin);
-    const signature = sign(
-      'sha256',
-      Buffer.concat([authData, sha256(clientData)]),
-      this.keys.privateKey,
-    );
-    const json = {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(clientData),
-        authenticatorData: b64url(authData),
-        signature: b64url(signature),
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'cross-platform',
-    };
+  get(challenge: ArrayBuffer, overrides: CeremonyOverrides & { counter?: number } = {}) {
+    const json = this.assert(b64url(challenge), overrides);
     return { toJSON: () => json } as never;
   }
 }

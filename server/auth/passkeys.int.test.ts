@@ -1,9 +1,12 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
+import { randomBytes } from 'node:crypto';
 import { AuthApiError, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, uniqueEmail } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
+import {
+  SoftwareAuthenticator as SharedAuthenticator,
+  type CeremonyOverrides,
+} from './testing/software-authenticator';
 
 /**
  * Passkeys through the official client (`supabase.auth.passkey.*`), with a
@@ -19,123 +22,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Json = Record<string, unknown>;
 const b64 = (bytes: Uint8Array | Buffer | string) => Buffer.from(bytes).toString('base64url');
-const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 
-/** A platform authenticator in software: one key pair, one credential. */
-class SoftwareAuthenticator {
-  readonly credentialId = randomBytes(32);
-  private readonly privateKey: KeyObject;
-  private readonly publicKey: KeyObject;
-  counter = 0;
-  userHandle: string | undefined;
-
-  constructor(
-    private readonly rpId = RP_ID,
-    private readonly origin = ORIGIN,
-  ) {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    this.privateKey = pair.privateKey;
-    this.publicKey = pair.publicKey;
+/** A platform authenticator in software (the shared one), answering passkey options. */
+class SoftwareAuthenticator extends SharedAuthenticator {
+  constructor(rpId = RP_ID, origin = ORIGIN) {
+    super({ rpId, origin }, 'platform');
   }
 
-  private clientData(type: string, challenge: string, origin = this.origin): Buffer {
-    return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  /** navigator.credentials.create() for the server's registration options. */
+  create(options: Json, overrides: CeremonyOverrides = {}) {
+    this.userHandle = (options.user as { id: string }).id;
+    return this.register(options.challenge as string, overrides);
   }
 
-  private coseKey(): Uint8Array {
-    const jwk = this.publicKey.export({ format: 'jwk' });
-    return encodeCBOR(
-      new Map<number, CBORType>([
-        [1, 2], // kty: EC2
-        [3, -7], // alg: ES256
-        [-1, 1], // crv: P-256
-        [-2, Buffer.from(jwk.x!, 'base64url')],
-        [-3, Buffer.from(jwk.y!, 'base64url')],
-      ]),
-    );
-  }
-
-  private counterBytes(): Buffer {
-    const bytes = Buffer.alloc(4);
-    bytes.writeUInt32BE(this.counter);
-    return bytes;
-  }
-
-  /** navigator.credentials.create(), serialized as auth-js sends it. */
-  create(
-    options: Json,
-    overrides: { rpId?: string; origin?: string } = {},
-  ): Json & { id: string; response: Json } {
-    const user = options.user as { id: string };
-    this.userHandle = user.id;
-    const idLength = Buffer.alloc(2);
-    idLength.writeUInt16BE(this.credentialId.length);
-    const authData = Buffer.concat([
-      sha256(overrides.rpId ?? this.rpId),
-      Buffer.from([0x45]), // user present, user verified, attested credential data
-      this.counterBytes(),
-      Buffer.alloc(16), // AAGUID
-      idLength,
-      this.credentialId,
-      this.coseKey(),
-    ]);
-    const attestationObject = encodeCBOR(
-      new Map<string, CBORType>([
-        ['fmt', 'none'],
-        ['attStmt', new Map<string, CBORType>()],
-        ['authData', authData],
-      ]),
-    );
-    return {
-      id: b64(this.credentialId),
-      rawId: b64(this.credentialId),
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64(
-          this.clientData('webauthn.create', options.challenge as string, overrides.origin),
-        ),
-        attestationObject: b64(attestationObject),
-        transports: ['internal'],
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-    };
-  }
-
-  /** navigator.credentials.get(): signs with the next counter value unless told otherwise. */
-  get(
-    options: Json,
-    overrides: { rpId?: string; origin?: string; counter?: number } = {},
-  ): Json & { response: Json } {
-    this.counter = overrides.counter ?? this.counter + 1;
-    const clientDataJSON = this.clientData(
-      'webauthn.get',
-      options.challenge as string,
-      overrides.origin,
-    );
-    const authData = Buffer.concat([
-      sha256(overrides.rpId ?? this.rpId),
-      Buffer.from([0x05]), // user present, user verified
-      this.counterBytes(),
-    ]);
-    const signature = sign(
-      'sha256',
-      Buffer.concat([authData, sha256(clientDataJSON)]),
-      this.privateKey,
-    );
-    return {
-      id: b64(this.credentialId),
-      rawId: b64(this.credentialId),
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64(clientDataJSON),
-        authenticatorData: b64(authData),
-        signature: b64(signature),
-        userHandle: this.userHandle ?? null,
-      },
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform',
-    };
+  /** navigator.credentials.get() for the server's authentication options. */
+  get(options: Json, overrides: CeremonyOverrides & { counter?: number } = {}) {
+    return this.assert(options.challenge as string, overrides);
   }
 }
 
