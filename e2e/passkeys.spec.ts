@@ -120,6 +120,11 @@ test('a security key added in settings is asked for after the password, and rais
     page.getByText('Security key added. Signing in will ask for it after your password.'),
   ).toBeVisible();
   await expect(keys.getByRole('list', { name: 'Your security keys' })).toContainText('Desk key');
+  await expect(
+    page
+      .getByRole('region', { name: 'Two-factor authentication' })
+      .getByText('No authenticator app. Your security key confirms your sign-ins.'),
+  ).toBeVisible();
   expect((await storedSession(page))?.claims.aal).toBe('aal2');
 
   await signOutWithMenu(page, 'Radia Perlman');

@@ -1,6 +1,9 @@
 import type { Factor } from '@supabase/supabase-js';
 import { startAuth } from '@/lib/auth/auth-store';
 
+/** The query key of the security keys list (account settings' two sections share it). */
+export const SECURITY_KEYS_KEY = ['auth', 'security-keys'] as const;
+
 /** The security keys (WebAuthn second factors) this account can confirm a sign-in with. */
 export async function listSecurityKeys(): Promise<Factor[]> {
   const supabase = await startAuth();

@@ -11,11 +11,10 @@ import { Input } from '@/components/ui/input';
 import { showToast } from '@/components/ui/toaster';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { browserHasPasskeys } from '@/lib/auth/browser-passkeys';
-import { addSecurityKey, listSecurityKeys } from '../api/security-keys';
+import { SECURITY_KEYS_KEY, addSecurityKey, listSecurityKeys } from '../api/security-keys';
 import { removeFactor } from '../api/two-factor';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const SECURITY_KEYS_KEY = ['auth', 'security-keys'] as const;
 const NAME_MAX = 120;
 
 /** Security keys as the second step after the password, beside (or instead of) an authenticator app. */

@@ -8,6 +8,7 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { showToast } from '@/components/ui/toaster';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
+import { SECURITY_KEYS_KEY, listSecurityKeys } from '../api/security-keys';
 import { enrolTotp, listTotpFactors, removeFactor, type TotpEnrolment } from '../api/two-factor';
 import { TotpEnrolmentForm } from './totp-enrolment-form';
 
@@ -19,6 +20,11 @@ export function TwoFactorSection() {
   const factorsQuery = useQuery({
     queryKey: TOTP_FACTORS_KEY,
     queryFn: async () => (await listTotpFactors()).filter((factor) => factor.status === 'verified'),
+  });
+  // A security key (its own section) also confirms sign-ins: the wording here says so.
+  const keysQuery = useQuery({
+    queryKey: SECURITY_KEYS_KEY,
+    queryFn: listSecurityKeys,
     staleTime: 0,
   });
   const factors = factorsQuery.data ?? null;
@@ -27,6 +33,7 @@ export function TwoFactorSection() {
   const [isStarting, setIsStarting] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: TOTP_FACTORS_KEY });
   const loadProblem = factorsQuery.error ? describeAuthError(factorsQuery.error).message : null;
+  const hasSecurityKeys = (keysQuery.data?.length ?? 0) > 0;
 
   const handleStart = async () => {
     setProblem(null);
@@ -45,7 +52,10 @@ export function TwoFactorSection() {
     try {
       await removeFactor(factor.id);
       await refresh();
-      void showToast('success', 'Two-factor authentication is off.');
+      void showToast(
+        'success',
+        hasSecurityKeys ? 'Authenticator app removed.' : 'Two-factor authentication is off.',
+      );
     } catch (error) {
       setProblem(describeAuthError(error).message);
       throw error;
@@ -115,7 +125,11 @@ export function TwoFactorSection() {
         </ul>
       ) : (
         <div className="flex flex-wrap items-center gap-4">
-          <p className="text-ink-700">Two-factor authentication is off.</p>
+          <p className="text-ink-700">
+            {hasSecurityKeys
+              ? 'No authenticator app. Your security key confirms your sign-ins.'
+              : 'Two-factor authentication is off.'}
+          </p>
           <Button
             onClick={() => void handleStart()}
             disabled={isStarting}
