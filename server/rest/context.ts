@@ -132,6 +132,14 @@ export function negotiate<Media extends ResponseMedia>(
   return negotiateMedia(request.accept, allowed);
 }
 
+/**
+ * PostgREST sets `search_path` to the request's schema, then `db-extra-search-path`, each
+ * quoted and joined by ", "; Supabase configures that extra path as `public, extensions`.
+ * So `"api", "public", "extensions"`: an exposed schema's function may call `public`'s
+ * unqualified, as on Supabase, and explain()'s Settings show the same value.
+ */
+const SEARCH_PATH_AFTER_SCHEMA = ['public', 'extensions'];
+
 function requestContext(request: RestRequest, readOnly: boolean): RequestContext {
   const { c } = request;
   const address = clientIp(c, request.deps.trustProxy);
@@ -144,7 +152,7 @@ function requestContext(request: RestRequest, readOnly: boolean): RequestContext
     clientIp: address,
     headers: {},
     readOnly,
-    searchPath: `${request.schema}, extensions`,
+    searchPath: [request.schema, ...SEARCH_PATH_AFTER_SCHEMA].map(ident).join(', '),
     ...(request.preferences.timezone ? { timezone: request.preferences.timezone } : {}),
   };
 }
