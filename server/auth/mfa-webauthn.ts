@@ -3,8 +3,6 @@ import {
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -16,6 +14,7 @@ import { readBody } from './request';
 import { tokenResponse } from './sessions';
 import { epochSeconds } from './time';
 import { generateUuid } from './tokens';
+import { authenticationCredential, registrationCredential } from './webauthn-credential';
 import { findUserById, type FactorRow, type UserRow } from './users';
 
 /**
@@ -59,40 +58,6 @@ export interface MfaShared {
 
 /** GoTrue's audit action for a new factor (audit.ts's `factor_in_progress`). */
 const ENROL_ACTION = 'factor_in_progress';
-
-/** Sizes far above any real authenticator's, far below the body limit. */
-const base64url = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .regex(/^[A-Za-z0-9_-]*={0,2}$/);
-
-const registrationResponse = z.object({
-  id: base64url(1364).min(1),
-  rawId: base64url(1364).min(1),
-  type: z.literal('public-key'),
-  response: z.object({
-    clientDataJSON: base64url(8192).min(1),
-    attestationObject: base64url(65536).min(1),
-    transports: z.array(z.string().max(32)).max(10).optional(),
-  }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-});
-
-const authenticationResponse = z.object({
-  id: base64url(1364).min(1),
-  rawId: base64url(1364).min(1),
-  type: z.literal('public-key'),
-  response: z.object({
-    clientDataJSON: base64url(8192).min(1),
-    authenticatorData: base64url(8192).min(1),
-    signature: base64url(2048).min(1),
-    userHandle: base64url(1364).optional(),
-  }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-});
 
 /** What a challenge keeps in `web_authn_session_data`. */
 interface SessionData {
@@ -312,8 +277,10 @@ export async function verifyWebAuthn(
   }
   const expected = session.data;
   // The answer's shape is checked before the challenge is spent on it.
-  const registration = type === 'create' ? registrationResponse.safeParse(rawResponse) : undefined;
-  const assertion = type === 'request' ? authenticationResponse.safeParse(rawResponse) : undefined;
+  const registration =
+    type === 'create' ? registrationCredential.safeParse(rawResponse) : undefined;
+  const assertion =
+    type === 'request' ? authenticationCredential.safeParse(rawResponse) : undefined;
   if (registration?.success === false || assertion?.success === false) {
     throw errors.validation('Invalid credential_response');
   }
@@ -333,10 +300,9 @@ export async function verifyWebAuthn(
 
   let update: { credential?: StoredCredential; aaguid?: string; counter?: number };
   if (registration?.success) {
-    const response = registration;
     if (factor.status === 'verified') throw verificationFailed();
     const result = await verifyRegistrationResponse({
-      response: response.data as RegistrationResponseJSON,
+      response: registration.data,
       expectedChallenge: expected.challenge,
       expectedOrigin: expected.rp_origins,
       expectedRPID: expected.rp_id,
@@ -355,14 +321,13 @@ export async function verifyWebAuthn(
       aaguid,
     };
   } else if (assertion?.success) {
-    const response = assertion;
     if (factor.status !== 'verified') throw verificationFailed();
     const stored = credentialOf(await withCredential(deps.db, factor));
-    if (response.data.id !== stored.id || stored.rp_id !== expected.rp_id) {
+    if (assertion.data.id !== stored.id || stored.rp_id !== expected.rp_id) {
       throw verificationFailed();
     }
     const result = await verifyAuthenticationResponse({
-      response: response.data as AuthenticationResponseJSON,
+      response: assertion.data,
       expectedChallenge: expected.challenge,
       expectedOrigin: expected.rp_origins,
       expectedRPID: expected.rp_id,

@@ -3,8 +3,6 @@ import {
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -19,6 +17,7 @@ import { authenticate, requireAdmin, type Authenticated } from './request-auth';
 import { startSession } from './sessions';
 import { generateUuid } from './tokens';
 import { findUserById, isBanned, type UserRow } from './users';
+import { authenticationCredential, registrationCredential } from './webauthn-credential';
 
 /**
  * Passkeys (decision 039): GoTrue's `/passkeys/…` endpoints as auth-js 2.119
@@ -73,43 +72,6 @@ function listItem(row: CredentialRow) {
     ...(row.last_used_at ? { last_used_at: new Date(row.last_used_at).toISOString() } : {}),
   };
 }
-
-const base64url = z
-  .string()
-  .max(64 * 1024)
-  .regex(/^[A-Za-z0-9_-]*={0,2}$/, 'must be base64url');
-
-/** The serialized PublicKeyCredential the client sends: shape checked here, content by the library. */
-const registrationCredential = z.object({
-  id: base64url.min(1).max(1400),
-  rawId: base64url.min(1).max(1400),
-  type: z.literal('public-key'),
-  response: z
-    .object({
-      clientDataJSON: base64url.min(1),
-      attestationObject: base64url.min(1),
-      transports: z.array(z.string().max(32)).max(8).optional(),
-    })
-    .passthrough(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-  authenticatorAttachment: z.string().max(32).nullish(),
-});
-
-const authenticationCredential = z.object({
-  id: base64url.min(1).max(1400),
-  rawId: base64url.min(1).max(1400),
-  type: z.literal('public-key'),
-  response: z
-    .object({
-      clientDataJSON: base64url.min(1),
-      authenticatorData: base64url.min(1),
-      signature: base64url.min(1),
-      userHandle: base64url.nullish(),
-    })
-    .passthrough(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
-  authenticatorAttachment: z.string().max(32).nullish(),
-});
 
 const verifyBody = z.object({
   challenge_id: optionalString,
@@ -278,7 +240,7 @@ async function registrationVerify(c: Context, deps: AuthDependencies): Promise<R
   let info;
   try {
     const result = await verifyRegistrationResponse({
-      response: credential as unknown as RegistrationResponseJSON,
+      response: credential,
       expectedChallenge,
       ...expectations(deps),
       requireUserVerification: false,
@@ -375,7 +337,7 @@ async function authenticationVerify(c: Context, deps: AuthDependencies): Promise
   let newCounter: number;
   try {
     const result = await verifyAuthenticationResponse({
-      response: credential as unknown as AuthenticationResponseJSON,
+      response: credential,
       expectedChallenge,
       ...expectations(deps),
       credential: {
