@@ -764,6 +764,21 @@ describe('abuse', () => {
       target: off,
     });
     expect(registerOff.response.status).toBe(404);
+    const userinfoOff = await raw('/oauth/userinfo', { target: off });
+    expect(userinfoOff.body).toEqual({
+      code: 'feature_disabled',
+      message: 'OAuth server is disabled',
+    });
+    const metadataOff = await raw('/.well-known/oauth-authorization-server', { target: off });
+    expect(metadataOff.body).toEqual({
+      code: 'feature_disabled',
+      message: 'OAuth server is disabled',
+    });
+    // As on GoTrue, OpenID discovery answers anyway, without a registration endpoint.
+    const discoveryOff = await raw('/.well-known/openid-configuration', { target: off });
+    expect(discoveryOff.response.status).toBe(200);
+    expect(discoveryOff.body).toMatchObject({ issuer: off.config.auth.jwtIssuer });
+    expect(discoveryOff.body).not.toHaveProperty('registration_endpoint');
   });
 
   // Last: it spends this address's allowance of authorization requests.

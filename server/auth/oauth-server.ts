@@ -1012,7 +1012,8 @@ async function authenticateBearer(c: Context, deps: AuthDependencies): Promise<A
       c.header('WWW-Authenticate', 'Bearer');
       throw error;
     }
-    const description = error.message.replace(/["\\]/g, "'");
+    // RFC 6750 §3: printable ASCII without the quote and backslash.
+    const description = error.message.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
     c.header(
       'WWW-Authenticate',
       `Bearer error="invalid_token", error_description="${description}"`,
