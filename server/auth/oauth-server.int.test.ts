@@ -1,8 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, uniqueEmail } from '../testing/clients';
+import { clientFor } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
+import {
+  CALLBACK,
+  OAUTH_ENV as ENV,
+  authorizePath,
+  claimsOf,
+  oauthFlow,
+  pkce,
+} from './testing/oauth-flow';
 
 /**
  * The OAuth 2.1 server (decision 041) over real HTTP: clients through the
@@ -10,18 +17,6 @@ import { startTestServer, type TestServer } from '../testing/harness';
  * the client's own requests (authorize, token) with plain fetch, as a
  * third-party application makes them.
  */
-
-const ENV = {
-  OAUTH_SERVER_ENABLED: 'true',
-  OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: 'true',
-  OAUTH_SERVER_AUTHORIZATION_PATH: '/oauth/consent',
-  RATE_LIMIT_OAUTH_DYNAMIC_REGISTRATION: '3',
-  MAILER_AUTOCONFIRM: 'true',
-  MAILER_MAX_FREQUENCY: '0',
-  LOG_LEVEL: 'error',
-};
-const CALLBACK = 'https://partner.example.com/callback';
-const PASSWORD = 'correct horse battery staple';
 
 let server: TestServer;
 /** The same database, served with the OAuth server switched off. */
@@ -38,125 +33,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-const admin = (target: TestServer = server) =>
-  clientFor(target, { key: target.serviceRoleKey }).auth.admin;
-
-async function raw(
-  path: string,
-  init: RequestInit & { target?: TestServer } = {},
-): Promise<{ response: Response; body: unknown }> {
-  const { target = server, ...rest } = init;
-  const headers = new Headers(rest.headers);
-  if (!headers.has('X-Supabase-Api-Version')) headers.set('X-Supabase-Api-Version', '2024-01-01');
-  const response = await fetch(`${target.url}/auth/v1${path}`, {
-    redirect: 'manual',
-    ...rest,
-    headers,
-  });
-  const text = await response.text();
-  return { response, body: text ? (JSON.parse(text) as unknown) : null };
-}
-
-async function signedInUser(): Promise<{ supabase: SupabaseClient; id: string; email: string }> {
-  const supabase = clientFor(server);
-  const email = uniqueEmail('oauth');
-  const { data, error } = await supabase.auth.signUp({ email, password: PASSWORD });
-  expect(error).toBeNull();
-  expect(data.session).not.toBeNull();
-  return { supabase, id: data.user!.id, email };
-}
-
-async function newClient(
-  options: { public?: boolean; redirect_uris?: string[]; name?: string } = {},
-): Promise<{ id: string; secret?: string }> {
-  const { data, error } = await admin().oauth.createClient({
-    client_name: options.name ?? 'Partner app',
-    redirect_uris: options.redirect_uris ?? [CALLBACK],
-    ...(options.public ? { token_endpoint_auth_method: 'none' } : {}),
-  } as never);
-  expect(error).toBeNull();
-  return { id: data!.client_id, secret: data!.client_secret };
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  return { verifier, challenge };
-}
-
-function authorizePath(params: Record<string, string>): string {
-  return `/oauth/authorize?${new URLSearchParams(params)}`;
-}
-
-/** /oauth/authorize for a client, and the authorization id the consent page is given. */
-async function authorize(clientId: string, challenge: string, extra: Record<string, string> = {}) {
-  const { response } = await raw(
-    authorizePath({
-      client_id: clientId,
-      redirect_uri: CALLBACK,
-      response_type: 'code',
-      scope: 'email profile',
-      state: 'xyz-state',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      ...extra,
-    }),
-  );
-  expect(response.status).toBe(302);
-  const location = new URL(response.headers.get('location')!);
-  expect(`${location.origin}${location.pathname}`).toBe(
-    `${server.config.siteUrl.replace(/\/$/, '')}/oauth/consent`,
-  );
-  return location.searchParams.get('authorization_id')!;
-}
-
-/** Authorize, read the request as the signed-in user, approve it: the code the client receives. */
-async function approvedCode(
-  supabase: SupabaseClient,
-  clientId: string,
-  challenge: string,
-): Promise<string> {
-  const authorizationId = await authorize(clientId, challenge);
-  const details = await supabase.auth.oauth.getAuthorizationDetails(authorizationId);
-  expect(details.error).toBeNull();
-  let redirect = (details.data as { redirect_url?: string }).redirect_url;
-  if (!redirect) {
-    const approved = await supabase.auth.oauth.approveAuthorization(authorizationId, {
-      skipBrowserRedirect: true,
-    });
-    expect(approved.error).toBeNull();
-    redirect = approved.data!.redirect_url;
-  }
-  const url = new URL(redirect);
-  expect(`${url.origin}${url.pathname}`).toBe(CALLBACK);
-  expect(url.searchParams.get('state')).toBe('xyz-state');
-  return url.searchParams.get('code')!;
-}
-
-async function token(
-  fields: Record<string, string>,
-  options: { basic?: [string, string]; json?: boolean; target?: TestServer } = {},
-) {
-  const headers: Record<string, string> = {
-    'Content-Type': options.json ? 'application/json' : 'application/x-www-form-urlencoded',
-  };
-  if (options.basic) {
-    headers.Authorization = `Basic ${Buffer.from(options.basic.join(':')).toString('base64')}`;
-  }
-  return raw('/oauth/token', {
-    method: 'POST',
-    headers,
-    body: options.json ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
-    target: options.target,
-  });
-}
-
-function claimsOf(accessToken: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as Record<
-    string,
-    unknown
-  >;
-}
+const { admin, raw, signedInUser, newClient, authorize, approvedCode, token } = oauthFlow(
+  () => server,
+);
 
 describe('OAuth clients (admin API)', () => {
   it('creates, lists, reads, updates, regenerates and deletes clients; the secret is shown once and stored hashed', async () => {
@@ -885,6 +764,21 @@ describe('abuse', () => {
       target: off,
     });
     expect(registerOff.response.status).toBe(404);
+    const userinfoOff = await raw('/oauth/userinfo', { target: off });
+    expect(userinfoOff.body).toEqual({
+      code: 'feature_disabled',
+      message: 'OAuth server is disabled',
+    });
+    const metadataOff = await raw('/.well-known/oauth-authorization-server', { target: off });
+    expect(metadataOff.body).toEqual({
+      code: 'feature_disabled',
+      message: 'OAuth server is disabled',
+    });
+    // As on GoTrue, OpenID discovery answers anyway, without a registration endpoint.
+    const discoveryOff = await raw('/.well-known/openid-configuration', { target: off });
+    expect(discoveryOff.response.status).toBe(200);
+    expect(discoveryOff.body).toMatchObject({ issuer: off.config.auth.jwtIssuer });
+    expect(discoveryOff.body).not.toHaveProperty('registration_endpoint');
   });
 
   // Last: it spends this address's allowance of authorization requests.

@@ -9,10 +9,10 @@ import { AuthError, OAuthError, errors } from './errors';
 import { hitRateLimit, networkKey } from './rate-limits';
 import { isRedirectAllowed } from './redirects';
 import { clientIp, isUuid, readBody, userAgent } from './request';
-import { authenticate, requireAdmin } from './request-auth';
+import { authenticate, requireAdmin, type Authenticated } from './request-auth';
 import { startSession } from './sessions';
 import { refreshSession } from './token';
-import { findUserById, isBanned } from './users';
+import { findUserById, isBanned, type UserRow } from './users';
 import { adminPaging } from './admin-shared';
 
 /**
@@ -27,12 +27,22 @@ import { adminPaging } from './admin-shared';
  *
  * Every endpoint answers GoTrue's 404 `feature_disabled` while the server is off
  * (admin endpoints after the admin check, the user's after authentication).
+ *
+ * OpenID Connect (decision 041, "OpenID Connect"), as GoTrue adds it: the
+ * `openid` scope, a `nonce` kept with the request, an ID token beside the
+ * tokens of a code exchange, /oauth/userinfo, and the discovery document at
+ * /.well-known/openid-configuration.
  */
 
 const MAX_TOKEN_BODY_BYTES = 16 * 1024;
-/** Scopes a client may ask for; `openid` (ID tokens) is not offered yet. */
-const SUPPORTED_SCOPES = ['email', 'profile', 'phone'];
+/** Scopes a client may ask for (GoTrue's, but `offline_access`: every grant here may refresh). */
+const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'phone'];
+/** GoTrue's default (`OAUTH_SERVER_DEFAULT_SCOPE`): no `openid`, so no ID token unless asked. */
 const DEFAULT_SCOPE = 'email';
+/** GoTrue's oauth_authorizations_nonce_length. */
+const MAX_NONCE_LENGTH = 255;
+/** GoTrue's ID tokens live an hour, whatever the access tokens' lifetime. */
+const ID_TOKEN_LIFETIME_SECONDS = 3600;
 const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 
@@ -394,11 +404,12 @@ interface AuthorizationRow {
   code_challenge: string;
   status: 'pending' | 'approved' | 'denied' | 'expired' | 'exchanged';
   session_id: string | null;
+  nonce: string | null;
   expired: boolean;
 }
 
 const AUTHORIZATION_COLUMNS = `id, client_id, user_id, redirect_uri, scope, state, code_challenge,
-  status, session_id, expires_at <= now() as expired`;
+  status, session_id, nonce, expires_at <= now() as expired`;
 
 function withQuery(uri: string, values: Record<string, string | undefined | null>): string {
   const url = new URL(uri);
@@ -425,6 +436,9 @@ function authorizeProblem(params: URLSearchParams): string | undefined {
   const unsupported = scopes.find((item) => !SUPPORTED_SCOPES.includes(item));
   if (unsupported) return `unsupported scope: ${unsupported.slice(0, 64)}`;
   if ((params.get('state') ?? '').length > 4096) return 'state is too long';
+  if ((params.get('nonce') ?? '').length > MAX_NONCE_LENGTH) {
+    return `nonce cannot exceed ${MAX_NONCE_LENGTH} characters`;
+  }
   const resource = params.get('resource');
   if (resource) return 'resource indicators are not supported';
   const challenge = params.get('code_challenge') ?? '';
@@ -497,8 +511,8 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
   const id = randomBytes(24).toString('base64url');
   await deps.db.query(
     `insert into auth.oauth_authorizations (id, client_id, redirect_uri, scope, state,
-       code_challenge, code_challenge_method, expires_at)
-     values ($1, $2, $3, $4, $5, $6, 's256', now() + make_interval(secs => $7))`,
+       code_challenge, code_challenge_method, expires_at, nonce)
+     values ($1, $2, $3, $4, $5, $6, 's256', now() + make_interval(secs => $7), $8)`,
     [
       id,
       client.id,
@@ -507,6 +521,7 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
       state || null,
       params.get('code_challenge'),
       authorizationTtlSeconds,
+      params.get('nonce') || null,
     ],
   );
   const base = deps.config.siteUrl.replace(/\/+$/, '');
@@ -886,6 +901,13 @@ async function codeGrant(
       return new OAuthError('invalid_grant', 'User not found for authorization code');
     }
     if (isBanned(user)) return new OAuthError('access_denied', 'User is banned');
+    const openid = parseScopes(authorization.scope).includes('openid');
+    // GoTrue signs ID tokens only with an asymmetric key (a client cannot check an
+    // HS256 one without the server's secret) and answers 500 when the key is HS256;
+    // here that is decided before the code is spent, so nothing is issued.
+    if (openid && deps.ring.algorithm === 'HS256') {
+      return new AuthError(500, 'unexpected_failure', 'Error generating ID token');
+    }
     const session = await startSession(
       tx,
       deps,
@@ -905,10 +927,131 @@ async function codeGrant(
       provider_type: 'oauth_provider_authorization_code',
       client_id: client.id,
     });
-    return session;
+    if (!openid) return oauthTokens(session);
+    // Signed before the exchange commits; `user` as read before it, so its last
+    // sign-in is when the person authenticated, not this exchange.
+    const idToken = await signIdToken(deps, {
+      user,
+      clientId: client.id,
+      nonce: authorization.nonce,
+      scopes: parseScopes(authorization.scope),
+    });
+    return { ...oauthTokens(session), id_token: idToken };
   });
-  if (outcome instanceof OAuthError) throw outcome;
-  return c.json(oauthTokens(outcome));
+  if (outcome instanceof OAuthError || outcome instanceof AuthError) throw outcome;
+  return c.json(outcome);
+}
+
+// ------------------------------------------------------- OpenID Connect
+
+const epoch = (value: string | Date) => Math.floor(new Date(value).getTime() / 1000);
+
+/** GoTrue's profile-scope claims: `name` (falling back to the email), `picture`, `preferred_username`, `updated_at`. */
+function profileClaims(user: UserRow): Record<string, string | number> {
+  const metadata = user.raw_user_meta_data ?? {};
+  const text = (key: string) => {
+    const value = metadata[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const claims: Record<string, string | number> = {};
+  const name = text('name') ?? (user.email || undefined);
+  if (name) claims.name = name;
+  const picture = text('picture') ?? text('avatar_url');
+  if (picture) claims.picture = picture;
+  const username = text('preferred_username') ?? text('username');
+  if (username) claims.preferred_username = username;
+  if (epoch(user.updated_at) > 0) claims.updated_at = epoch(user.updated_at);
+  return claims;
+}
+
+/**
+ * GoTrue's GenerateIDToken (OIDC Core §2): iss, sub, aud = the client, an hour's
+ * exp, iat, auth_time (the user's last sign-in, which preceded the consent),
+ * nonce when one was sent, `client_id`, and the claims of the scopes granted.
+ * Signed by the ring's signing key, so it verifies against /.well-known/jwks.json.
+ */
+async function signIdToken(
+  deps: AuthDependencies,
+  params: { user: UserRow; clientId: string; nonce: string | null; scopes: string[] },
+): Promise<string> {
+  const { user, scopes } = params;
+  const now = Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = {
+    iss: deps.config.jwtIssuer,
+    sub: user.id,
+    aud: params.clientId,
+    iat: now,
+    exp: now + ID_TOKEN_LIFETIME_SECONDS,
+    auth_time: user.last_sign_in_at ? epoch(user.last_sign_in_at) : now,
+    ...(params.nonce ? { nonce: params.nonce } : {}),
+    client_id: params.clientId,
+  };
+  if (scopes.includes('email')) {
+    if (user.email) claims.email = user.email;
+    claims.email_verified = Boolean(user.email_confirmed_at);
+  }
+  if (scopes.includes('phone')) {
+    if (user.phone) claims.phone_number = user.phone;
+    claims.phone_number_verified = Boolean(user.phone_confirmed_at);
+  }
+  if (scopes.includes('profile')) Object.assign(claims, profileClaims(user));
+  return deps.ring.sign(claims);
+}
+
+/**
+ * RFC 6750 §3: a refused bearer token is 401 with `WWW-Authenticate` (where
+ * GoTrue's userinfo answers its requireAuthentication's 403 bad_jwt or
+ * session_not_found), the body keeping GoTrue's error code and message.
+ */
+async function authenticateBearer(c: Context, deps: AuthDependencies): Promise<Authenticated> {
+  try {
+    return await authenticate(c, deps);
+  } catch (error) {
+    if (!(error instanceof AuthError) || error.status >= 500) throw error;
+    if (error.code === 'no_authorization') {
+      c.header('WWW-Authenticate', 'Bearer');
+      throw error;
+    }
+    // RFC 6750 §3: printable ASCII without the quote and backslash.
+    const description = error.message.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
+    c.header(
+      'WWW-Authenticate',
+      `Bearer error="invalid_token", error_description="${description}"`,
+    );
+    throw new AuthError(401, error.code, error.message);
+  }
+}
+
+/**
+ * GET /oauth/userinfo (GoTrue's OAuthUserInfo, OIDC Core §5.3): `sub` always,
+ * then what the session's granted scopes allow: email → email, email_verified;
+ * profile → name, picture, preferred_username, updated_at, user_metadata;
+ * phone → phone, phone_verified (GoTrue's names here, not the ID token's).
+ * A token of an ordinary (non-OAuth) session has no scopes: `sub` alone, as on GoTrue.
+ */
+async function userinfo(c: Context, deps: AuthDependencies): Promise<Response> {
+  const { user, sessionId } = await authenticateBearer(c, deps);
+  c.header('Cache-Control', 'no-store');
+  const claims: Record<string, unknown> = { sub: user.id };
+  if (!sessionId) return c.json(claims);
+  const { rows } = await deps.db.query<{ scopes: string | null }>(
+    `select scopes from auth.sessions where id = $1 and user_id = $2`,
+    [sessionId, user.id],
+  );
+  const scopes = parseScopes(rows[0]?.scopes ?? '');
+  if (scopes.includes('email')) {
+    if (user.email) claims.email = user.email;
+    if (user.email_confirmed_at) claims.email_verified = true;
+  }
+  if (scopes.includes('profile')) {
+    Object.assign(claims, profileClaims(user));
+    if (user.raw_user_meta_data) claims.user_metadata = user.raw_user_meta_data;
+  }
+  if (scopes.includes('phone')) {
+    if (user.phone) claims.phone = user.phone;
+    if (user.phone_confirmed_at) claims.phone_verified = true;
+  }
+  return c.json(claims);
 }
 
 // ----------------------------------------------------------------- grants
@@ -980,21 +1123,46 @@ async function revokeGrant(c: Context, deps: AuthDependencies): Promise<Response
 
 // ----------------------------------------------------------------- routes
 
-/** RFC 8414 metadata. */
+/**
+ * GoTrue's one document for OpenID Connect Discovery 1.0 and RFC 8414 (it
+ * serves the same at both addresses). The signing algorithms are GoTrue's list
+ * as it is; the ID tokens themselves are signed with the ring's asymmetric key.
+ */
 function metadata(deps: AuthDependencies) {
   const base = `${deps.config.apiUrl.replace(/\/+$/, '')}/auth/v1`;
   return {
     issuer: deps.config.jwtIssuer,
     authorization_endpoint: `${base}/oauth/authorize`,
     token_endpoint: `${base}/oauth/token`,
-    ...(deps.config.oauthServer.allowDynamicRegistration
+    jwks_uri: `${base}/.well-known/jwks.json`,
+    userinfo_endpoint: `${base}/oauth/userinfo`,
+    ...(deps.config.oauthServer.enabled && deps.config.oauthServer.allowDynamicRegistration
       ? { registration_endpoint: `${base}/oauth/clients/register` }
       : {}),
-    jwks_uri: `${base}/.well-known/jwks.json`,
     scopes_supported: SUPPORTED_SCOPES,
     response_types_supported: ['code'],
+    response_modes_supported: ['query'],
     grant_types_supported: [...GRANT_TYPES],
-    token_endpoint_auth_methods_supported: [...AUTH_METHODS],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256', 'HS256', 'ES256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    claims_supported: [
+      'sub',
+      'aud',
+      'iss',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'email',
+      'email_verified',
+      'phone_number',
+      'phone_number_verified',
+      'name',
+      'picture',
+      'preferred_username',
+      'updated_at',
+    ],
     code_challenge_methods_supported: ['S256'],
   };
 }
@@ -1013,7 +1181,16 @@ export function registerOAuthServerRoutes(routes: Hono, handle: HandleAuth): voi
 
   routes.get(
     '/.well-known/oauth-authorization-server',
-    gate(async (c, deps) => c.json(metadata(deps))),
+    gate(async (c, deps) =>
+      c.json(metadata(deps), 200, { 'Cache-Control': 'public, max-age=600' }),
+    ),
+  );
+  // As on GoTrue, discovery answers whether or not the OAuth server is on.
+  routes.get(
+    '/.well-known/openid-configuration',
+    handle(async (c, deps) =>
+      c.json(metadata(deps), 200, { 'Cache-Control': 'public, max-age=600' }),
+    ),
   );
 
   routes.post(
@@ -1059,6 +1236,7 @@ export function registerOAuthServerRoutes(routes: Hono, handle: HandleAuth): voi
   routes.get('/oauth/authorizations/:authorization_id', gate(getAuthorization));
   routes.post('/oauth/authorizations/:authorization_id/consent', gate(consent));
   routes.post('/oauth/token', gate(tokenEndpoint));
+  routes.get('/oauth/userinfo', gate(userinfo));
   for (const path of ['/oauth', '/oauth/*']) {
     routes.all(
       path,

@@ -50,6 +50,20 @@ export interface KeyRing {
   publicJwks(): { keys: JWK[] };
 }
 
+/**
+ * An OpenID Connect ID token (the OAuth server's, decision 041): it names a
+ * client and no session. It proves to that client who signed in; it is signed by
+ * the same keys as access tokens, so every verifier refuses it, or it would act
+ * as the user (its `sub`) on the auth, data, storage and realtime APIs, and
+ * outlive the revocation of the grant, which ends sessions.
+ */
+export function isIdToken(claims: JWTPayload): boolean {
+  return (
+    claims.client_id !== undefined &&
+    (typeof claims.session_id !== 'string' || claims.session_id === '')
+  );
+}
+
 export function isSigningAlgorithm(value: unknown): value is SigningAlgorithm {
   return typeof value === 'string' && SIGNING_ALGORITHMS.includes(value);
 }
@@ -140,6 +154,9 @@ export function createKeyRing(
           },
           { algorithms: [...SIGNING_ALGORITHMS] },
         );
+        if (isIdToken(payload)) {
+          throw new JwtVerificationError('an ID token is not a bearer token', 'claims');
+        }
         return payload;
       } catch (error) {
         throw toVerificationError(error);

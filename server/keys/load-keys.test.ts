@@ -177,3 +177,29 @@ it('stores nothing but what it needs in the keys file', async () => {
     'version',
   ]);
 });
+
+describe('the key ring and ID tokens', () => {
+  it('refuses a token that names a client and no session (an OpenID Connect ID token), and takes one that names both', async () => {
+    const keys = await loadKeys(config());
+    const sub = '7c0b6a1e-3b0f-4c55-9a43-1f6f0f4f1a01';
+    const clientId = '0d7d3f0e-8a53-4b5e-b3a2-6a7c1e6f2b11';
+    const idToken = await keys.ring.sign(
+      { sub, aud: clientId, client_id: clientId, nonce: 'n' },
+      { expiresInSeconds: 60 },
+    );
+    await expect(keys.ring.verify(idToken)).rejects.toMatchObject({
+      name: 'JwtVerificationError',
+      reason: 'claims',
+    });
+    const emptySession = await keys.ring.sign(
+      { sub, client_id: clientId, session_id: '' },
+      { expiresInSeconds: 60 },
+    );
+    await expect(keys.ring.verify(emptySession)).rejects.toBeInstanceOf(JwtVerificationError);
+    const accessToken = await keys.ring.sign(
+      { sub, client_id: clientId, session_id: '5b0c2f7e-1d4a-4e9b-8c3f-2a1b0c9d8e7f' },
+      { expiresInSeconds: 60 },
+    );
+    expect((await keys.ring.verify(accessToken)).client_id).toBe(clientId);
+  });
+});

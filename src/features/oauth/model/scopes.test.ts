@@ -4,7 +4,7 @@ import { describeScopes, returnHost } from './scopes';
 describe('describeScopes', () => {
   it('words each known scope once, in the order asked', () => {
     expect(describeScopes('openid  email openid profile')).toEqual([
-      'Know that it is you',
+      'Confirm who you are: your account’s ID',
       'See your email address',
       'See your name and profile',
     ]);

@@ -1,6 +1,6 @@
 /** What each OAuth scope lets an app do, in the words a person reads on the consent page. */
 const SCOPE_SENTENCES: Record<string, string> = {
-  openid: 'Know that it is you',
+  openid: 'Confirm who you are: your account’s ID',
   email: 'See your email address',
   profile: 'See your name and profile',
   phone: 'See your phone number',
