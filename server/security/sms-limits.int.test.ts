@@ -47,26 +47,8 @@ describe('without an SMS provider (the default)', () => {
   });
   afterAll(() => server?.close());
 
-  it("phone sign-up, sign-in and codes are off, with GoTrue's answers", async () => {
-    const phone = '+14155550101';
-    const supabase = clientFor(server);
-    expect((await supabase.auth.signUp({ phone, password: PASSWORD })).error).toMatchObject({
-      status: 400,
-      code: 'phone_provider_disabled',
-      message: 'Phone signups are disabled',
-    });
-    expect((await supabase.auth.signInWithOtp({ phone })).error).toMatchObject({
-      status: 400,
-      code: 'phone_provider_disabled',
-      message: 'Unsupported phone provider',
-    });
-    expect(
-      (await supabase.auth.signInWithPassword({ phone, password: PASSWORD })).error,
-    ).toMatchObject({ status: 422, code: 'phone_provider_disabled' });
-    expect((await supabase.auth.resend({ phone, type: 'sms' })).error).toMatchObject({
-      status: 400,
-      code: 'phone_provider_disabled',
-    });
+  // GoTrue's refusals of phone sign-up, sign-in and codes: sms-provider.int.test.ts.
+  it('reports phone sign-in off in /settings', async () => {
     const settings = (await (await fetch(`${server.url}/auth/v1/settings`)).json()) as {
       external: { phone: boolean };
       sms_provider: string;
