@@ -5,7 +5,6 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field, fieldProps } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { showToast } from '@/components/ui/toaster';
@@ -13,6 +12,7 @@ import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { browserHasPasskeys } from '@/lib/auth/browser-passkeys';
 import { SECURITY_KEYS_KEY, addSecurityKey, listSecurityKeys } from '../api/security-keys';
 import { removeFactor } from '../api/two-factor';
+import { FactorItem } from './factor-item';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const NAME_MAX = 120;
@@ -80,34 +80,23 @@ export function SecurityKeysSection() {
           {keys.length > 0 ? (
             <ul className="grid gap-3" aria-label="Your security keys">
               {keys.map((key) => (
-                <li
+                <FactorItem
                   key={key.id}
-                  className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-sand-200 p-4"
-                >
-                  <div className="flex items-center gap-3">
-                    <Usb aria-hidden="true" className="size-5 text-mint-600" />
-                    <div>
-                      <p className="font-semibold break-all text-ink-900">
-                        {key.friendly_name || 'Security key'}
-                      </p>
-                      <p className="text-sm text-ink-600">
-                        Added {dateFormat.format(new Date(key.created_at))}
-                      </p>
-                    </div>
-                  </div>
-                  <ConfirmDialog
-                    trigger={<Button variant="secondary">Remove</Button>}
-                    title={`Remove “${key.friendly_name || 'Security key'}”?`}
-                    description={
+                  icon={Usb}
+                  name={key.friendly_name || 'Security key'}
+                  detail={`Added ${dateFormat.format(new Date(key.created_at))}`}
+                  removal={{
+                    title: `Remove “${key.friendly_name || 'Security key'}”?`,
+                    description: (
                       <p>
                         Signing in will no longer accept it. Your other second factors still work.
                       </p>
-                    }
-                    confirmLabel="Remove key"
-                    busyLabel="Removing..."
-                    onConfirm={() => handleRemove(key)}
-                  />
-                </li>
+                    ),
+                    confirmLabel: 'Remove key',
+                    busyLabel: 'Removing...',
+                    onConfirm: () => handleRemove(key),
+                  }}
+                />
               ))}
             </ul>
           ) : (

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { showToast } from '@/components/ui/toaster';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { SECURITY_KEYS_KEY, listSecurityKeys } from '../api/security-keys';
 import { enrolTotp, listTotpFactors, removeFactor, type TotpEnrolment } from '../api/two-factor';
+import { FactorItem } from './factor-item';
 import { TotpEnrolmentForm } from './totp-enrolment-form';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -92,35 +92,24 @@ export function TwoFactorSection() {
       ) : factors.length > 0 ? (
         <ul className="grid max-w-xl gap-3">
           {factors.map((factor) => (
-            <li
+            <FactorItem
               key={factor.id}
-              className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-sand-200 p-4"
-            >
-              <div className="flex items-center gap-3">
-                <ShieldCheck aria-hidden="true" className="size-5 text-mint-600" />
-                <div>
-                  <p className="font-semibold text-ink-900">
-                    {factor.friendly_name || 'Authenticator app'}
-                  </p>
-                  <p className="text-sm text-ink-600">
-                    On since {dateFormat.format(new Date(factor.created_at))}
-                  </p>
-                </div>
-              </div>
-              <ConfirmDialog
-                trigger={<Button variant="secondary">Remove</Button>}
-                title="Turn off two-factor authentication?"
-                description={
+              icon={ShieldCheck}
+              name={factor.friendly_name || 'Authenticator app'}
+              detail={`On since ${dateFormat.format(new Date(factor.created_at))}`}
+              removal={{
+                title: 'Turn off two-factor authentication?',
+                description: (
                   <p>
                     Signing in will need only your password. You can set up an app again at any
                     time.
                   </p>
-                }
-                confirmLabel="Turn it off"
-                busyLabel="Turning off..."
-                onConfirm={() => handleRemove(factor)}
-              />
-            </li>
+                ),
+                confirmLabel: 'Turn it off',
+                busyLabel: 'Turning off...',
+                onConfirm: () => handleRemove(factor),
+              }}
+            />
           ))}
         </ul>
       ) : (
