@@ -481,6 +481,58 @@ describe('authorization code with PKCE', () => {
     expect(ok.response.status).toBe(200);
   });
 
+  it('keeps an RFC 8707 resource with the request and refuses a code exchanged for another', async () => {
+    // As an MCP client asks: a token for one resource server.
+    const user = await signedInUser();
+    const { id: clientId } = await newClient({ public: true });
+    const resource = 'https://mcp.example.com/mcp';
+    const exchange = async (extra: Record<string, string>) => {
+      const { verifier, challenge } = pkce();
+      const code = await approvedCode(user.supabase, clientId, challenge, { resource });
+      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier };
+      return { fields, result: await token({ ...fields, client_id: clientId, ...extra }) };
+    };
+    const other = await exchange({ resource: 'https://other.example.com/mcp' });
+    expect(other.result.response.status).toBe(400);
+    expect(other.result.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'Authorization code resource does not match the resource parameter',
+    });
+    // The refused exchange did not spend the code: the right resource still gets a token.
+    const retried = await token({ ...other.fields, client_id: clientId, resource });
+    expect(retried.response.status).toBe(200);
+    // Naming no resource at the exchange is allowed, as on GoTrue.
+    expect((await exchange({})).result.response.status).toBe(200);
+
+    const { challenge } = pkce();
+    const refused = async (value: string) => {
+      const { response } = await raw(
+        authorizePath({
+          client_id: clientId,
+          redirect_uri: CALLBACK,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: value,
+        }),
+      );
+      expect(response.status, value).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
+      expect(location.searchParams.get('error'), value).toBe('invalid_request');
+      return location.searchParams.get('error_description');
+    };
+    expect(await refused('/mcp')).toBe('resource must be an absolute URI');
+    expect(await refused('https://mcp.example.com/mcp#part')).toBe(
+      'resource must not include a fragment component',
+    );
+    expect(await refused('https://mcp.example.com/mcp?tenant=1')).toBe(
+      'resource must not include a query component',
+    );
+    expect(await refused(`https://mcp.example.com/${'a'.repeat(2048)}`)).toBe(
+      'resource cannot exceed 2048 characters',
+    );
+  });
+
   it('confidential clients must authenticate with their registered method and current secret', async () => {
     const user = await signedInUser();
     const { id: clientId, secret } = await newClient();

@@ -41,6 +41,8 @@ const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'phone'];
 const DEFAULT_SCOPE = 'email';
 /** GoTrue's oauth_authorizations_nonce_length. */
 const MAX_NONCE_LENGTH = 255;
+/** Far above any real resource server's address; the column allows as much. */
+const MAX_RESOURCE_LENGTH = 2048;
 /** GoTrue's ID tokens live an hour, whatever the access tokens' lifetime. */
 const ID_TOKEN_LIFETIME_SECONDS = 3600;
 const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
@@ -405,11 +407,12 @@ interface AuthorizationRow {
   status: 'pending' | 'approved' | 'denied' | 'expired' | 'exchanged';
   session_id: string | null;
   nonce: string | null;
+  resource: string | null;
   expired: boolean;
 }
 
 const AUTHORIZATION_COLUMNS = `id, client_id, user_id, redirect_uri, scope, state, code_challenge,
-  status, session_id, nonce, expires_at <= now() as expired`;
+  status, session_id, nonce, resource, expires_at <= now() as expired`;
 
 function withQuery(uri: string, values: Record<string, string | undefined | null>): string {
   const url = new URL(uri);
@@ -425,6 +428,25 @@ function errorRedirect(uri: string, error: string, description: string, state?: 
 
 const parseScopes = (scope: string) => scope.split(/\s+/).filter(Boolean);
 
+/**
+ * RFC 8707 §2, as GoTrue checks it: an absolute URI without a fragment or a
+ * query. It is kept with the request and must match at the code exchange.
+ */
+function resourceIndicatorProblem(resource: string | null): string | undefined {
+  if (!resource) return undefined;
+  if (resource.length > MAX_RESOURCE_LENGTH) {
+    return `resource cannot exceed ${MAX_RESOURCE_LENGTH} characters`;
+  }
+  if (!URL.canParse(resource)) {
+    return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(resource)
+      ? 'resource must be a valid URI'
+      : 'resource must be an absolute URI';
+  }
+  if (resource.includes('#')) return 'resource must not include a fragment component';
+  if (resource.includes('?')) return 'resource must not include a query component';
+  return undefined;
+}
+
 /** Why the remaining parameters are refused (sent back to the client's redirect URI), if they are. */
 function authorizeProblem(params: URLSearchParams): string | undefined {
   const responseType = params.get('response_type') || 'code';
@@ -439,8 +461,8 @@ function authorizeProblem(params: URLSearchParams): string | undefined {
   if ((params.get('nonce') ?? '').length > MAX_NONCE_LENGTH) {
     return `nonce cannot exceed ${MAX_NONCE_LENGTH} characters`;
   }
-  const resource = params.get('resource');
-  if (resource) return 'resource indicators are not supported';
+  const resourceProblem = resourceIndicatorProblem(params.get('resource'));
+  if (resourceProblem) return resourceProblem;
   const challenge = params.get('code_challenge') ?? '';
   const method = params.get('code_challenge_method') ?? '';
   if (!challenge || !method) {
@@ -511,8 +533,8 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
   const id = randomBytes(24).toString('base64url');
   await deps.db.query(
     `insert into auth.oauth_authorizations (id, client_id, redirect_uri, scope, state,
-       code_challenge, code_challenge_method, expires_at, nonce)
-     values ($1, $2, $3, $4, $5, $6, 's256', now() + make_interval(secs => $7), $8)`,
+       code_challenge, code_challenge_method, expires_at, nonce, resource)
+     values ($1, $2, $3, $4, $5, $6, 's256', now() + make_interval(secs => $7), $8, $9)`,
     [
       id,
       client.id,
@@ -522,6 +544,7 @@ async function authorize(c: Context, deps: AuthDependencies): Promise<Response> 
       params.get('code_challenge'),
       authorizationTtlSeconds,
       params.get('nonce') || null,
+      params.get('resource') || null,
     ],
   );
   const base = deps.config.siteUrl.replace(/\/+$/, '');
@@ -699,6 +722,7 @@ interface TokenParams {
   client_id: string;
   client_secret: string;
   code_verifier: string;
+  resource: string;
 }
 
 const TOKEN_FIELDS = [
@@ -709,6 +733,7 @@ const TOKEN_FIELDS = [
   'client_id',
   'client_secret',
   'code_verifier',
+  'resource',
 ] as const;
 
 /** The token request's fields, from a form (RFC 6749) or JSON body, both as GoTrue reads them. */
@@ -864,6 +889,12 @@ async function codeGrant(
     if (!authorization) return new OAuthError('invalid_grant', 'Invalid authorization code');
     if (authorization.client_id !== client.id) {
       return new OAuthError('invalid_grant', 'Authorization code was not issued for this client');
+    }
+    if (params.resource && params.resource !== authorization.resource) {
+      return new OAuthError(
+        'invalid_grant',
+        'Authorization code resource does not match the resource parameter',
+      );
     }
     if (authorization.status === 'exchanged') {
       if (authorization.session_id) {
