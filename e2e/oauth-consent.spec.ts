@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { adminClient, appUrl, createUser, serverKeys, uniqueEmail } from './auth-support';
+import {
+  adminClient,
+  appUrl,
+  createUser,
+  serverKeys,
+  signedInClient,
+  uniqueEmail,
+} from './auth-support';
 import { expectDashboard, signIn } from './auth-pages';
 
 /**
@@ -144,4 +151,86 @@ test('a consent link that is incomplete or expired says so, and Deny returns acc
   const back = new URL(page.url());
   expect(back.searchParams.get('error')).toBe('access_denied');
   expect(back.searchParams.get('state')).toBe('s1');
+});
+
+test('a workspace owner sees the app a teammate allowed on the team page, and removes its access', async ({
+  page,
+}) => {
+  const callback = 'http://localhost:8767/cb';
+  const admin = await adminClient();
+  const created = await admin.auth.admin.oauth.createClient({
+    client_name: 'Ledger Sync',
+    redirect_uris: [callback],
+    token_endpoint_auth_method: 'none',
+  });
+  expect(created.error).toBeNull();
+  const clientId = created.data!.client_id;
+  const owner = await createUser({ fullName: 'Grace Hopper', company: 'Cobol Works' });
+  const teammate = await createUser({ fullName: 'Jean Sammet' });
+  const { data: membership } = await admin
+    .from('workspace_members')
+    .select('workspace_id')
+    .eq('user_id', owner.id)
+    .single();
+  const added = await admin
+    .from('workspace_members')
+    .insert({ workspace_id: membership!.workspace_id, user_id: teammate.id, role: 'member' });
+  expect(added.error).toBeNull();
+
+  // The teammate allows the app (as their browser would), and the app gets a token.
+  const verifier = base64url(randomBytes(32));
+  const challenge = base64url(createHash('sha256').update(verifier).digest());
+  const authorize = await fetch(
+    `${appUrl()}/auth/v1/oauth/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: callback,
+      response_type: 'code',
+      scope: 'email profile',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })}`,
+    { redirect: 'manual' },
+  );
+  const authorizationId = new URL(authorize.headers.get('location')!).searchParams.get(
+    'authorization_id',
+  )!;
+  const teammateClient = await signedInClient(teammate);
+  // The consent page reads the request first; that makes it the teammate's.
+  expect(
+    (await teammateClient.auth.oauth.getAuthorizationDetails(authorizationId)).error,
+  ).toBeNull();
+  const approved = await teammateClient.auth.oauth.approveAuthorization(authorizationId, {
+    skipBrowserRedirect: true,
+  });
+  expect(approved.error).toBeNull();
+  const code = new URL(approved.data!.redirect_url).searchParams.get('code')!;
+  const tokens = await tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  expect(tokens.status).toBe(200);
+  const { anonKey } = await serverKeys();
+  const read = () =>
+    fetch(`${appUrl()}/rest/v1/profiles?select=full_name`, {
+      headers: { apikey: anonKey, Authorization: `Bearer ${tokens.body.access_token as string}` },
+    });
+  expect((await read()).status).toBe(200);
+
+  // The owner sees it on the team page, with who allowed it, and removes it.
+  await signIn(page, owner);
+  await expectDashboard(page);
+  await page.goto('/dashboard/team');
+  const apps = page.getByRole('region', { name: 'Connected apps' });
+  const row = apps.getByRole('listitem', { name: 'Ledger Sync, allowed by Jean Sammet' });
+  await expect(row).toContainText(teammate.email.toLowerCase());
+  await row.getByRole('button', { name: 'Remove access' }).click();
+  await page
+    .getByRole('dialog', { name: 'Remove Ledger Sync’s access?' })
+    .getByRole('button', { name: 'Remove access' })
+    .click();
+  await expect(page.getByText('Ledger Sync no longer has Jean Sammet’s access.')).toBeVisible();
+  await expect(apps.getByText('No member has connected an app.')).toBeVisible();
+  expect((await read()).status).toBe(401);
 });

@@ -1973,6 +1973,10 @@ export type Database = {
         Returns: Json
       }
       retry_outbox_message: { Args: { p_message_id: string }; Returns: Json }
+      revoke_workspace_app: {
+        Args: { p_client_id: string; p_user_id: string; p_workspace_id: string }
+        Returns: undefined
+      }
       revoke_workspace_invitation: {
         Args: { p_invitation_id: string }
         Returns: Json
@@ -2118,6 +2122,20 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      workspace_connected_apps: {
+        Args: { p_workspace_id: string }
+        Returns: {
+          client_id: string
+          client_name: string
+          client_uri: string
+          email: string
+          full_name: string
+          granted_at: string
+          is_me: boolean
+          scopes: string[]
+          user_id: string
+        }[]
       }
       workspace_role: { Args: { workspace_id: string }; Returns: string }
       workspace_sample_state: {

@@ -1,11 +1,12 @@
 import { Card } from '@/components/ui/card';
 import type { Workspace } from '@/lib/workspace/workspace';
+import { ConnectedApps } from './connected-apps';
 import { InviteForm } from './invite-form';
 import { LeaveWorkspace } from './leave-workspace';
 import { MembersList } from './members-list';
 import { PendingInvitations } from './pending-invitations';
 
-/** The team: invitations for owners and admins, the members for everyone, and leaving. */
+/** The team: invitations for owners and admins, the members for everyone, leaving, and (owners) connected apps. */
 export function TeamSettings({ workspace }: { workspace: Workspace }) {
   const canInvite = workspace.role === 'owner' || workspace.role === 'admin';
   return (
@@ -48,6 +49,20 @@ export function TeamSettings({ workspace }: { workspace: Workspace }) {
           <LeaveWorkspace workspace={workspace} />
         </div>
       </Card>
+      {workspace.role === 'owner' ? (
+        <Card
+          id="connected-apps"
+          title="Connected apps"
+          description={
+            <p>
+              Apps your teammates allowed to use their accounts. Each reads and changes this
+              workspace&rsquo;s data as the person who allowed it, until someone removes it.
+            </p>
+          }
+        >
+          <ConnectedApps workspaceId={workspace.id} />
+        </Card>
+      ) : null}
     </div>
   );
 }
