@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { showToast } from '@/components/ui/toaster';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { disconnectApp, listConnectedApps } from '../api/connected-apps';
+import { scopeSummary } from '@/lib/auth/oauth-scopes';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const CONNECTED_APPS_KEY = ['auth', 'oauth-grants'] as const;
@@ -54,7 +55,7 @@ export function ConnectedAppsSection() {
                   <p className="font-semibold break-all text-ink-900">{app.client.name}</p>
                   <p className="text-sm text-ink-600">
                     Allowed {dateFormat.format(new Date(app.granted_at))}
-                    {app.scopes.length > 0 ? ` · ${app.scopes.join(', ')}` : ''}
+                    {app.scopes.length > 0 ? ` · sees ${scopeSummary(app.scopes)}` : ''}
                   </p>
                 </div>
               </div>

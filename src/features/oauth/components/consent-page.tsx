@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { describeAuthError } from '@/lib/auth/auth-error-message';
 import { decideAuthorization, loadAuthorization } from '../api/authorization';
-import { describeScopes, returnHost } from '../model/scopes';
+import { describeScopes, returnHost } from '@/lib/auth/oauth-scopes';
 
 function Frame({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -8,6 +8,7 @@ import { showToast } from '@/components/ui/toaster';
 import { useRevokeWorkspaceApp, useWorkspaceApps, type ConnectedApp } from '../api/connected-apps';
 import { teamErrorMessage } from '../api/team-error';
 import { formatDay } from '../model/team';
+import { scopeSummary } from '@/lib/auth/oauth-scopes';
 
 /** Apps that members allowed to act for them, and so in this workspace; an owner removes any. */
 export function ConnectedApps({ workspaceId }: { workspaceId: string }) {
@@ -66,7 +67,7 @@ function AppRow({ app, workspaceId }: { app: ConnectedApp; workspaceId: string }
           <p className="font-semibold break-words text-ink-900">{appName}</p>
           <p className="text-sm text-ink-600">
             Allowed by {person} on {formatDay(app.granted_at)}
-            {app.scopes.length > 0 ? ` · ${app.scopes.join(', ')}` : ''}
+            {app.scopes.length > 0 ? ` · sees ${scopeSummary(app.scopes)}` : ''}
           </p>
           {app.email && !app.is_me && app.full_name ? (
             <p className="text-sm break-all text-ink-600">{app.email}</p>

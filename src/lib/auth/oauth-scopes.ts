@@ -12,6 +12,22 @@ export function describeScopes(scope: string): string[] {
   return names.map((name) => SCOPE_SENTENCES[name] ?? `Use “${name}”`);
 }
 
+/** Each scope as the thing it shows, for the lists of apps that were allowed. */
+const SCOPE_NOUNS: Record<string, string> = {
+  openid: 'account ID',
+  email: 'email address',
+  profile: 'public profile',
+  phone: 'phone number',
+};
+
+const listFormat = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+
+/** "email address and phone number" style summary of granted scopes, each once; "" for none. */
+export function scopeSummary(scopes: readonly string[]): string {
+  const names = [...new Set(scopes.filter(Boolean))];
+  return listFormat.format(names.map((name) => SCOPE_NOUNS[name] ?? `“${name}”`));
+}
+
 /** The host an app sends people back to, for "you will return to …"; null when it is not a URL. */
 export function returnHost(redirectUri: string): string | null {
   try {

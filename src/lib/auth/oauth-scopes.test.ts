@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeScopes, returnHost } from './scopes';
+import { describeScopes, returnHost, scopeSummary } from './oauth-scopes';
 
 describe('describeScopes', () => {
   it('words each known scope once, in the order asked', () => {
@@ -13,6 +13,17 @@ describe('describeScopes', () => {
   it('names an unknown scope as it is, and nothing for an empty scope', () => {
     expect(describeScopes('calls:read')).toEqual(['Use “calls:read”']);
     expect(describeScopes('   ')).toEqual([]);
+  });
+});
+
+describe('scopeSummary', () => {
+  it('names what the granted scopes show, each once, in a sentence list', () => {
+    expect(scopeSummary(['email', 'profile', 'email'])).toBe('email address and public profile');
+    expect(scopeSummary(['openid', 'email', 'phone'])).toBe(
+      'account ID, email address, and phone number',
+    );
+    expect(scopeSummary(['calls:read'])).toBe('“calls:read”');
+    expect(scopeSummary([])).toBe('');
   });
 });
 
