@@ -481,6 +481,68 @@ describe('authorization code with PKCE', () => {
     expect(ok.response.status).toBe(200);
   });
 
+  it('lets an app’s token read who the user is, never manage the account', async () => {
+    const user = await signedInUser();
+    const { id: clientId } = await newClient({ public: true });
+    const { verifier, challenge } = pkce();
+    const code = await approvedCode(user.supabase, clientId, challenge);
+    const exchanged = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    const appToken = (exchanged.body as { access_token: string }).access_token;
+    const asApp = (path: string, init: RequestInit = {}) =>
+      raw(path, {
+        ...init,
+        headers: {
+          apikey: server.anonKey,
+          Authorization: `Bearer ${appToken}`,
+          'Content-Type': 'application/json',
+        },
+      });
+    expect((await asApp('/user')).response.status).toBe(200);
+
+    // Widening its own grant through the consent API, as a browser-less app would try.
+    const widened = await raw(
+      authorizePath({
+        client_id: clientId,
+        redirect_uri: CALLBACK,
+        scope: 'openid email profile phone',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    const authorizationId = new URL(widened.response.headers.get('location')!).searchParams.get(
+      'authorization_id',
+    )!;
+    const refused = { code: 'oauth_app_token_not_allowed' };
+    for (const [path, init] of [
+      [`/oauth/authorizations/${authorizationId}`, {}],
+      [
+        `/oauth/authorizations/${authorizationId}/consent`,
+        { method: 'POST', body: JSON.stringify({ action: 'approve' }) },
+      ],
+      ['/user', { method: 'PUT', body: JSON.stringify({ password: 'a new passphrase 123' }) }],
+      ['/factors', { method: 'POST', body: JSON.stringify({ factor_type: 'totp' }) }],
+      ['/passkeys/registration/options', { method: 'POST', body: '{}' }],
+      ['/passkeys', {}],
+      ['/user/oauth/grants', {}],
+      ['/reauthenticate', {}],
+      ['/logout?scope=global', { method: 'POST' }],
+    ] as const) {
+      const { response, body } = await asApp(path, init);
+      expect(response.status, path).toBe(403);
+      expect(body, path).toMatchObject(refused);
+    }
+    // The person's own session is untouched, and the app may sign only itself out.
+    expect((await user.supabase.auth.getUser()).error).toBeNull();
+    expect((await asApp('/logout?scope=local', { method: 'POST' })).response.status).toBe(204);
+    expect((await asApp('/user')).response.status).toBe(403);
+    expect((await user.supabase.auth.getUser()).error).toBeNull();
+  });
+
   it('keeps an RFC 8707 resource with the request and refuses a code exchanged for another', async () => {
     // As an MCP client asks: a token for one resource server.
     const user = await signedInUser();

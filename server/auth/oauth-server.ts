@@ -1036,7 +1036,7 @@ async function signIdToken(
  */
 async function authenticateBearer(c: Context, deps: AuthDependencies): Promise<Authenticated> {
   try {
-    return await authenticate(c, deps);
+    return await authenticate(c, deps, { oauthApps: 'allow' });
   } catch (error) {
     if (!(error instanceof AuthError) || error.status >= 500) throw error;
     if (error.code === 'no_authorization') {

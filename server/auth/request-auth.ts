@@ -49,9 +49,36 @@ export async function verifyBearer(
   }
 }
 
-/** GoTrue's requireAuthentication: a valid user token for an existing, unbanned user and session. */
-export async function authenticate(c: Context, deps: AuthDependencies): Promise<Authenticated> {
+/**
+ * Whether a token was issued to a third-party app by the OAuth server
+ * (decision 041): its access tokens name the app in `client_id`.
+ */
+export function isOAuthAppToken(claims: JWTPayload): boolean {
+  return typeof claims.client_id === 'string' && claims.client_id !== '';
+}
+
+/**
+ * GoTrue's requireAuthentication: a valid user token for an existing, unbanned
+ * user and session. An app's OAuth token acts as the user on the data, storage
+ * and realtime APIs and may read who the user is, but it never manages the
+ * account: without `oauthApps: 'allow'` (GET /user, /logout, userinfo) it is
+ * refused, or an app could grant itself more scopes, add a passkey or a factor,
+ * or change the password, and so outlive the revocation of its grant. GoTrue
+ * accepts it everywhere; we do not.
+ */
+export async function authenticate(
+  c: Context,
+  deps: AuthDependencies,
+  options: { oauthApps?: 'allow' } = {},
+): Promise<Authenticated> {
   const { token, claims } = await verifyBearer(c, deps);
+  if (options.oauthApps !== 'allow' && isOAuthAppToken(claims)) {
+    throw new AuthError(
+      403,
+      'oauth_app_token_not_allowed',
+      'An app’s access token cannot manage the account: sign in as yourself to do this',
+    );
+  }
   if (typeof claims.sub !== 'string' || claims.sub === '') {
     throw new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim');
   }

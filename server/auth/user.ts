@@ -20,7 +20,7 @@ import {
 } from './rate-limits';
 import { resolveRedirect } from './redirects';
 import { clientIp, metadataObject, optionalString, readBody } from './request';
-import { authenticate, type Authenticated } from './request-auth';
+import { authenticate, isOAuthAppToken, type Authenticated } from './request-auth';
 import { countFailedPassword, failedPasswordKey, hasSignedInFrom } from './token';
 import { tokenHash } from './tokens';
 import {
@@ -35,7 +35,7 @@ import {
 } from './users';
 
 export async function getUser(c: Context, deps: AuthDependencies): Promise<Response> {
-  const { user, claims } = await authenticate(c, deps);
+  const { user, claims } = await authenticate(c, deps, { oauthApps: 'allow' });
   const audience = c.req.header('x-jwt-aud') ?? deps.config.audience;
   const tokenAudience = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
   if (tokenAudience !== undefined && tokenAudience !== audience) {
@@ -410,7 +410,15 @@ export async function logout(c: Context, deps: AuthDependencies): Promise<Respon
   if (!(LOGOUT_SCOPES as readonly string[]).includes(scope)) {
     throw errors.validation(`Unsupported logout scope "${scope}"`);
   }
-  const { user, sessionId } = await authenticate(c, deps);
+  const { user, sessionId, claims } = await authenticate(c, deps, { oauthApps: 'allow' });
+  // An app signs only itself out, never the person's other sessions.
+  if (isOAuthAppToken(claims) && scope !== 'local') {
+    throw new AuthError(
+      403,
+      'oauth_app_token_not_allowed',
+      'An app’s access token can only sign out its own session (scope=local)',
+    );
+  }
   const ip = clientIp(c, deps.trustProxy);
   await deps.db.transaction(async (tx) => {
     if (!sessionId || scope === 'global') {
