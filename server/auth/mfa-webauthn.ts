@@ -14,7 +14,12 @@ import { readBody } from './request';
 import { tokenResponse } from './sessions';
 import { epochSeconds } from './time';
 import { generateUuid } from './tokens';
-import { authenticationCredential, registrationCredential } from './webauthn-credential';
+import {
+  authenticationCredential,
+  refuseRegisteredKey,
+  registeredKeys,
+  registrationCredential,
+} from './webauthn-credential';
 import { findUserById, type FactorRow, type UserRow } from './users';
 
 /**
@@ -153,15 +158,15 @@ export async function challengeWebAuthn(
     let session: SessionData;
     let options: unknown;
     if (current.status === 'unverified') {
-      // Keys already registered as this user's other factors are not registered twice.
-      const others = await userCredentials(tx, user.id, current.id);
+      // Keys the user already has (factors and passkeys) are not registered twice.
+      const others = await registeredKeys(tx, user.id);
       const created = await generateRegistrationOptions({
         rpName: siteHost(deps),
         rpID: party.rpId,
         userName: user.email || user.phone || user.id,
         userID: uuidBytes(user.id),
         attestationType: 'none',
-        excludeCredentials: others.map((cred) => ({ id: cred.id, transports: cred.transports })),
+        excludeCredentials: others,
         authenticatorSelection: { residentKey: 'discouraged', userVerification: 'preferred' },
         timeout: deps.config.mfa.challengeExpirySeconds * 1000,
       });
@@ -310,6 +315,7 @@ export async function verifyWebAuthn(
     }).catch(() => ({ verified: false as const }));
     if (!result.verified) throw verificationFailed();
     const { credential, aaguid } = result.registrationInfo;
+    await refuseRegisteredKey(deps.db, user.id, credential.id);
     update = {
       credential: {
         id: credential.id,
@@ -514,22 +520,6 @@ async function withCredential(db: Queryable, factor: FactorRow): Promise<FactorR
     [factor.id],
   );
   return { ...factor, web_authn_credential: rows[0]?.web_authn_credential } as FactorRow;
-}
-
-async function userCredentials(
-  tx: Queryable,
-  userId: string,
-  exceptFactorId: string,
-): Promise<StoredCredential[]> {
-  const { rows } = await tx.query<{ web_authn_credential: unknown }>(
-    `select web_authn_credential from auth.mfa_factors
-     where user_id = $1 and id <> $2 and factor_type = 'webauthn' and web_authn_credential is not null`,
-    [userId, exceptFactorId],
-  );
-  return rows.flatMap((row) => {
-    const parsed = storedCredential.safeParse(row.web_authn_credential);
-    return parsed.success ? [parsed.data] : [];
-  });
 }
 
 /** GoTrue's WebAuthnID: the user id's 16 bytes. */

@@ -53,6 +53,7 @@ beforeAll(async () => {
         PASSKEY_MAX_PASSKEYS_PER_USER: '3',
         WEBAUTHN_RP_ID: RP_ID,
         WEBAUTHN_RP_ORIGINS: ORIGIN,
+        URI_ALLOW_LIST: ORIGIN,
         RATE_LIMIT_PASSKEY: '5',
       },
     }),
@@ -519,6 +520,81 @@ describe('passkeys: bad input', () => {
          and grantee in ('anon', 'authenticated', 'public')`,
     );
     expect(rows).toEqual([]);
+  });
+});
+
+describe('passkeys and security keys', () => {
+  const party = { rpId: RP_ID, rpOrigins: [ORIGIN] };
+  type KeyChallenge = {
+    id: string;
+    webauthn: {
+      credential_options: {
+        publicKey: { challenge: ArrayBuffer; excludeCredentials?: { id: ArrayBuffer }[] };
+      };
+    };
+  };
+  async function keyChallenge(supabase: SupabaseClient) {
+    const enrolled = await supabase.auth.mfa.enroll({
+      factorType: 'webauthn',
+      friendlyName: `Key ${lastIp}`,
+    });
+    expect(enrolled.error).toBeNull();
+    const challenged = await supabase.auth.mfa.challenge({
+      factorId: enrolled.data!.id,
+      webauthn: party,
+    });
+    expect(challenged.error).toBeNull();
+    return { factorId: enrolled.data!.id, challenge: challenged.data as unknown as KeyChallenge };
+  }
+  const verifyKey = (
+    supabase: SupabaseClient,
+    factorId: string,
+    challenge: KeyChallenge,
+    authenticator: SoftwareAuthenticator,
+  ) => {
+    const json = authenticator.register(
+      b64(new Uint8Array(challenge.webauthn.credential_options.publicKey.challenge)),
+    );
+    return supabase.auth.mfa.verify({
+      factorId,
+      challengeId: challenge.id,
+      webauthn: { ...party, type: 'create', credential_response: { toJSON: () => json } as never },
+    } as never);
+  };
+
+  it('never registers one key as both: it would pass the password step and the second one', async () => {
+    // A passkey first: the security-key ceremony excludes it, and refuses it if sent anyway.
+    const owner = await withPasskey();
+    const first = await keyChallenge(owner.supabase);
+    const excluded = (
+      first.challenge.webauthn.credential_options.publicKey.excludeCredentials ?? []
+    ).map((credential) => b64(new Uint8Array(credential.id)));
+    expect(excluded).toContain(owner.authenticator.id);
+    const twice = await verifyKey(
+      owner.supabase,
+      first.factorId,
+      first.challenge,
+      owner.authenticator,
+    );
+    expectApiError(twice.error, 422, 'webauthn_credential_exists');
+
+    // A security key first: the passkey ceremony excludes it, and refuses it if sent anyway.
+    const other = await signedUp();
+    const key = new SoftwareAuthenticator();
+    const second = await keyChallenge(other.supabase);
+    expect(
+      (await verifyKey(other.supabase, second.factorId, second.challenge, key)).error,
+    ).toBeNull();
+    const { data: options, error } = await other.supabase.auth.passkey.startRegistration();
+    expect(error).toBeNull();
+    const publicKey = options!.options as unknown as { excludeCredentials: { id: string }[] };
+    expect(publicKey.excludeCredentials.map((credential) => credential.id)).toContain(key.id);
+    const again = await other.supabase.auth.passkey.verifyRegistration({
+      challengeId: options!.challenge_id,
+      credential: key.create(options!.options as unknown as Json) as never,
+    });
+    expectApiError(again.error, 422, 'webauthn_credential_exists');
+    expect((await other.supabase.auth.passkey.list()).data).toEqual([]);
   });
 });
 

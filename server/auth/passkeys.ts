@@ -18,7 +18,12 @@ import { authenticate, requireAdmin, type Authenticated } from './request-auth';
 import { startSession } from './sessions';
 import { generateUuid } from './tokens';
 import { findUserById, isBanned, type UserRow } from './users';
-import { authenticationCredential, registrationCredential } from './webauthn-credential';
+import {
+  authenticationCredential,
+  refuseRegisteredKey,
+  registeredKeys,
+  registrationCredential,
+} from './webauthn-credential';
 
 /**
  * Passkeys (decision 039): GoTrue's `/passkeys/…` endpoints as auth-js 2.119
@@ -223,10 +228,7 @@ async function registrationOptions(c: Context, deps: AuthDependencies): Promise<
     userID: new TextEncoder().encode(user.id),
     timeout: deps.config.passkey.challengeExpirySeconds * 1000,
     attestationType: 'none',
-    excludeCredentials: existing.map((row) => ({
-      id: Buffer.from(row.credential_id).toString('base64url'),
-      transports: row.transports,
-    })),
+    excludeCredentials: await registeredKeys(deps.db, user.id),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
   const challenge = await storeChallenge(deps, 'registration', user.id, options.challenge);
@@ -270,6 +272,9 @@ async function registrationVerify(c: Context, deps: AuthDependencies): Promise<R
   const id = generateUuid();
   const created = await deps.db
     .transaction(async (tx) => {
+      // One registration at a time per user, so concurrent ones cannot pass the limit together.
+      await findUserById(tx, user.id, true);
+      await refuseRegisteredKey(tx, user.id, info.credential.id);
       const { rows: counted } = await tx.query<{ n: number }>(
         `select count(*)::int as n from auth.webauthn_credentials where user_id = $1`,
         [user.id],

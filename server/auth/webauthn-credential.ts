@@ -1,5 +1,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
+import type { Queryable } from '../db/database';
+import { AuthError } from './errors';
 
 /**
  * The serialized PublicKeyCredential a browser sends (`credential.toJSON()`),
@@ -60,3 +62,54 @@ export const authenticationCredential = z.object({
   clientExtensionResults,
   authenticatorAttachment: attachment,
 }) satisfies z.ZodType<AuthenticationResponseJSON, unknown>;
+
+/** A registered key as registration options name it, to keep it from being registered again. */
+export interface RegisteredKey {
+  id: string;
+  transports?: NonNullable<RegistrationResponseJSON['response']['transports']>;
+}
+
+/**
+ * Every WebAuthn credential of a user, passkeys and security keys alike. One
+ * key is never both: a key that signs in without a PIN would then also be the
+ * second factor, and one device would pass both steps. Registration options
+ * exclude them all, and a registration of one of them is refused.
+ */
+export async function registeredKeys(db: Queryable, userId: string): Promise<RegisteredKey[]> {
+  const passkeys = await db.query<{ credential_id: Uint8Array; transports: string[] | null }>(
+    `select credential_id, transports from auth.webauthn_credentials where user_id = $1`,
+    [userId],
+  );
+  const factors = await db.query<{ id: unknown; transports: unknown }>(
+    `select web_authn_credential -> 'id' as id, web_authn_credential -> 'transports' as transports
+     from auth.mfa_factors
+     where user_id = $1 and factor_type = 'webauthn' and web_authn_credential is not null`,
+    [userId],
+  );
+  return [
+    ...passkeys.rows.map((row) => ({
+      id: Buffer.from(row.credential_id).toString('base64url'),
+      transports: transportsOf(row.transports),
+    })),
+    ...factors.rows.flatMap((row) =>
+      typeof row.id === 'string' ? [{ id: row.id, transports: transportsOf(row.transports) }] : [],
+    ),
+  ];
+}
+
+function transportsOf(value: unknown): RegisteredKey['transports'] {
+  return Array.isArray(value)
+    ? (value.filter((item) => typeof item === 'string') as RegisteredKey['transports'])
+    : undefined;
+}
+
+/** Refuses a new registration of a key the user already has, as a passkey or as a factor. */
+export async function refuseRegisteredKey(
+  db: Queryable,
+  userId: string,
+  credentialId: string,
+): Promise<void> {
+  if ((await registeredKeys(db, userId)).some((key) => key.id === credentialId)) {
+    throw new AuthError(422, 'webauthn_credential_exists', 'This credential is already registered');
+  }
+}
