@@ -52,7 +52,9 @@ export function ConnectedAppsSection() {
               <div className="flex items-center gap-3">
                 <AppWindow aria-hidden="true" className="size-5 text-azure-600" />
                 <div>
-                  <p className="font-semibold break-all text-ink-900">{app.client.name}</p>
+                  <p className="font-semibold break-all text-ink-900">
+                    {app.client.name || 'An unnamed app'}
+                  </p>
                   <p className="text-sm text-ink-600">
                     Allowed {dateFormat.format(new Date(app.granted_at))}
                     {app.scopes.length > 0 ? ` · sees ${scopeSummary(app.scopes)}` : ''}
@@ -61,7 +63,7 @@ export function ConnectedAppsSection() {
               </div>
               <ConfirmDialog
                 trigger={<Button variant="secondary">Remove access</Button>}
-                title={`Remove ${app.client.name}’s access?`}
+                title={`Remove ${app.client.name || 'this unnamed app'}’s access?`}
                 description={
                   <p>
                     It stops working with your account at once. To use it again, you will allow it
@@ -73,7 +75,10 @@ export function ConnectedAppsSection() {
                 onConfirm={async () => {
                   await disconnectApp(app.client.id);
                   await queryClient.invalidateQueries({ queryKey: CONNECTED_APPS_KEY });
-                  void showToast('success', `${app.client.name} can no longer use your account.`);
+                  void showToast(
+                    'success',
+                    `${app.client.name || 'The app'} can no longer use your account.`,
+                  );
                 }}
               />
             </li>

@@ -76,6 +76,9 @@ export function ConsentPage({ authorizationId }: { authorizationId: string | nul
 
   const { details } = request.data;
   const host = returnHost(details.redirect_uri);
+  // Dynamic registration allows a client without a name: say so rather than "undefined".
+  const appName =
+    details.client.name?.trim() || (host ? `An unnamed app at ${host}` : 'An unnamed app');
   const decide = async (decision: 'allow' | 'deny') => {
     setProblem(null);
     setPending(decision);
@@ -88,12 +91,12 @@ export function ConsentPage({ authorizationId }: { authorizationId: string | nul
   };
 
   return (
-    <Frame title={`Allow ${details.client.name} to use your account?`}>
+    <Frame title={`Allow ${appName} to use your account?`}>
       <p className="text-ink-700">
         Signed in as
         <span className="block font-semibold break-all text-ink-900">{details.user.email}</span>
       </p>
-      <p className="mt-4 font-semibold text-ink-900">{details.client.name} will be able to:</p>
+      <p className="mt-4 font-semibold text-ink-900">{appName} will be able to:</p>
       <ul className="mt-2 grid gap-2">
         {describeScopes(details.scope).map((sentence) => (
           <li key={sentence} className="flex items-start gap-2 text-ink-700">
