@@ -1,10 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { totpCode } from '../schema/test-world';
 import { clientFor } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
 import {
   CALLBACK,
   OAUTH_ENV as ENV,
+  PASSWORD,
   authorizePath,
   claimsOf,
   oauthFlow,
@@ -541,6 +544,45 @@ describe('authorization code with PKCE', () => {
     expect((await asApp('/logout?scope=local', { method: 'POST' })).response.status).toBe(204);
     expect((await asApp('/user')).response.status).toBe(403);
     expect((await user.supabase.auth.getUser()).error).toBeNull();
+  });
+
+  it('starts the app’s session at the level the person approved it with (aal2 after both steps)', async () => {
+    const user = await signedInUser();
+    const enrolled = await user.supabase.auth.mfa.enroll({ factorType: 'totp' });
+    expect(enrolled.error).toBeNull();
+    const secret = enrolled.data!.totp!.secret;
+    const raised = await user.supabase.auth.mfa.challengeAndVerify({
+      factorId: enrolled.data!.id,
+      code: totpCode(secret),
+    });
+    expect(raised.error).toBeNull();
+    const { id: clientId } = await newClient({ public: true });
+    const appSession = async (approver: SupabaseClient) => {
+      const { verifier, challenge } = pkce();
+      const code = await approvedCode(approver, clientId, challenge);
+      const exchanged = await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+      });
+      const accessToken = (exchanged.body as { access_token: string }).access_token;
+      const app = clientFor(server, {
+        global: { headers: { Authorization: `Bearer ${accessToken}` } },
+      });
+      const { data } = await app.from('profiles').select('id');
+      return { aal: claimsOf(accessToken).aal, rows: data };
+    };
+    // Approved after both steps: the app reads the person's data under the second-factor policies.
+    expect(await appSession(user.supabase)).toEqual({ aal: 'aal2', rows: [{ id: user.id }] });
+    // Approved from a session that only gave the password: the policies hide every row.
+    const passwordOnly = clientFor(server);
+    const signedIn = await passwordOnly.auth.signInWithPassword({
+      email: user.email,
+      password: PASSWORD,
+    });
+    expect(signedIn.error).toBeNull();
+    expect(await appSession(passwordOnly)).toEqual({ aal: 'aal1', rows: [] });
   });
 
   it('keeps an RFC 8707 resource with the request and refuses a code exchanged for another', async () => {

@@ -408,11 +408,12 @@ interface AuthorizationRow {
   session_id: string | null;
   nonce: string | null;
   resource: string | null;
+  approved_aal: 'aal1' | 'aal2' | null;
   expired: boolean;
 }
 
 const AUTHORIZATION_COLUMNS = `id, client_id, user_id, redirect_uri, scope, state, code_challenge,
-  status, session_id, nonce, resource, expires_at <= now() as expired`;
+  status, session_id, nonce, resource, approved_aal, expires_at <= now() as expired`;
 
 function withQuery(uri: string, values: Record<string, string | undefined | null>): string {
   const url = new URL(uri);
@@ -591,12 +592,21 @@ function newCode(): { code: string; hash: string } {
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
 
-async function approve(tx: Queryable, authorization: AuthorizationRow): Promise<string> {
+/**
+ * Approves a request with the approving session's assurance level, which the
+ * app's session will start at (a person who passed both steps gives it aal2).
+ */
+async function approve(
+  tx: Queryable,
+  authorization: AuthorizationRow,
+  approver: Authenticated,
+): Promise<string> {
   const { code, hash } = newCode();
   await tx.query(
-    `update auth.oauth_authorizations set status = 'approved', code_hash = $2, approved_at = now()
+    `update auth.oauth_authorizations
+     set status = 'approved', code_hash = $2, approved_at = now(), approved_aal = $3
      where id = $1`,
-    [authorization.id, hash],
+    [authorization.id, hash, approver.claims.aal === 'aal2' ? 'aal2' : 'aal1'],
   );
   return withQuery(authorization.redirect_uri, { code, state: authorization.state });
 }
@@ -622,7 +632,8 @@ async function activeConsent(
  */
 async function getAuthorization(c: Context, deps: AuthDependencies): Promise<Response> {
   checkOrigin(c, deps);
-  const { user } = await authenticate(c, deps);
+  const approver = await authenticate(c, deps);
+  const { user } = approver;
   const id = c.req.param('authorization_id') ?? '';
   const outcome = await deps.db.transaction(
     async (tx): Promise<AuthError | { redirect: string } | { authorization: AuthorizationRow }> => {
@@ -642,7 +653,7 @@ async function getAuthorization(c: Context, deps: AuthDependencies): Promise<Res
         const consent = await activeConsent(tx, user.id, authorization.client_id);
         const granted = new Set(parseScopes(consent?.scopes ?? ''));
         if (consent && parseScopes(authorization.scope).every((scope) => granted.has(scope))) {
-          return { redirect: await approve(tx, authorization) };
+          return { redirect: await approve(tx, authorization, approver) };
         }
       }
       return { authorization };
@@ -672,7 +683,8 @@ const consentBody = z.object({ action: z.unknown() });
 /** POST /oauth/authorizations/:id/consent {action: approve|deny}: where to send the browser. */
 async function consent(c: Context, deps: AuthDependencies): Promise<Response> {
   checkOrigin(c, deps);
-  const { user } = await authenticate(c, deps);
+  const approver = await authenticate(c, deps);
+  const { user } = approver;
   const body = await readBody(c, consentBody);
   if (body.action !== 'approve' && body.action !== 'deny') {
     throw errors.validation("action must be 'approve' or 'deny'");
@@ -694,7 +706,7 @@ async function consent(c: Context, deps: AuthDependencies): Promise<Response> {
         authorization.state,
       );
     }
-    const redirect = await approve(tx, authorization);
+    const redirect = await approve(tx, authorization, approver);
     await tx.query(
       `insert into auth.oauth_consents (id, user_id, client_id, scopes, granted_at)
        values ($1, $2, $3, $4, now())
@@ -945,7 +957,11 @@ async function codeGrant(
       user,
       'oauth_provider/authorization_code',
       { ip, userAgent: userAgent(c) },
-      { clientId: client.id, scopes: authorization.scope },
+      {
+        clientId: client.id,
+        scopes: authorization.scope,
+        aal: authorization.approved_aal ?? 'aal1',
+      },
     );
     const sessionId = JSON.parse(
       Buffer.from(session.access_token.split('.')[1]!, 'base64url').toString(),

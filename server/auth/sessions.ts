@@ -75,13 +75,16 @@ export async function startSession(
   user: UserRow,
   method: AuthMethod,
   context: SessionContext,
-  /** A session for an OAuth client: its tokens carry the client and the granted scopes. */
-  oauth?: { clientId: string; scopes: string },
+  /**
+   * A session for an OAuth client: its tokens carry the client and the granted
+   * scopes, at the assurance level of the session that approved it.
+   */
+  oauth?: { clientId: string; scopes: string; aal: 'aal1' | 'aal2' },
 ): Promise<AccessTokenResponse> {
   const sessionId = generateUuid();
   await db.query(
     `insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip, oauth_client_id, scopes)
-     values ($1, $2, now(), now(), 'aal1', $3, $4::inet, $5, $6)`,
+     values ($1, $2, now(), now(), $7, $3, $4::inet, $5, $6)`,
     [
       sessionId,
       user.id,
@@ -89,6 +92,7 @@ export async function startSession(
       isIp(context.ip) ? context.ip : null,
       oauth?.clientId ?? null,
       oauth?.scopes ?? null,
+      oauth?.aal ?? 'aal1',
     ],
   );
   await recordAuthMethod(db, sessionId, method);
