@@ -36,9 +36,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const { admin, raw, signedInUser, newClient, authorize, approvedCode, token } = oauthFlow(
-  () => server,
-);
+const { admin, raw, signedInUser, newClient, authorize, approvedCode, token, appAccessToken } =
+  oauthFlow(() => server);
 
 describe('OAuth clients (admin API)', () => {
   it('creates, lists, reads, updates, regenerates and deletes clients; the secret is shown once and stored hashed', async () => {
@@ -487,15 +486,8 @@ describe('authorization code with PKCE', () => {
   it('lets an app’s token read who the user is, never manage the account', async () => {
     const user = await signedInUser();
     const { id: clientId } = await newClient({ public: true });
-    const { verifier, challenge } = pkce();
-    const code = await approvedCode(user.supabase, clientId, challenge);
-    const exchanged = await token({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
-    const appToken = (exchanged.body as { access_token: string }).access_token;
+    const appToken = await appAccessToken(user.supabase, clientId);
+    const { challenge } = pkce();
     const asApp = (path: string, init: RequestInit = {}) =>
       raw(path, {
         ...init,
@@ -558,15 +550,7 @@ describe('authorization code with PKCE', () => {
     expect(raised.error).toBeNull();
     const { id: clientId } = await newClient({ public: true });
     const appSession = async (approver: SupabaseClient) => {
-      const { verifier, challenge } = pkce();
-      const code = await approvedCode(approver, clientId, challenge);
-      const exchanged = await token({
-        grant_type: 'authorization_code',
-        code,
-        code_verifier: verifier,
-        client_id: clientId,
-      });
-      const accessToken = (exchanged.body as { access_token: string }).access_token;
+      const accessToken = await appAccessToken(approver, clientId);
       const app = clientFor(server, {
         global: { headers: { Authorization: `Bearer ${accessToken}` } },
       });

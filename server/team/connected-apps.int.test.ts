@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH_ENV, oauthFlow, pkce } from '../auth/testing/oauth-flow';
+import { OAUTH_ENV, oauthFlow } from '../auth/testing/oauth-flow';
 import { addMember, workspaceOf } from '../calls/ingestion-testing';
 import { signedInClient, type SignedIn } from '../forms/forms-testing';
 import { clientFor } from '../testing/clients';
@@ -33,21 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const { newClient, approvedCode, token } = oauthFlow(() => server);
-
-/** The member allows the app; the app's access token. */
-async function connect(user: SupabaseClient, clientId: string): Promise<string> {
-  const { verifier, challenge } = pkce();
-  const code = await approvedCode(user, clientId, challenge);
-  const exchanged = await token({
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    client_id: clientId,
-  });
-  expect(exchanged.response.status).toBe(200);
-  return (exchanged.body as { access_token: string }).access_token;
-}
+const { newClient, appAccessToken: connect } = oauthFlow(() => server);
 
 /** What the app reads on the data API with its token: the member's own profile, or a 401. */
 async function appReads(accessToken: string): Promise<number> {

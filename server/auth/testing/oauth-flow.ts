@@ -159,5 +159,19 @@ export function oauthFlow(current: () => TestServer) {
     });
   }
 
-  return { admin, raw, signedInUser, newClient, authorize, approvedCode, token };
+  /** A public client's whole flow for one person: approved by `approver`, the app's access token. */
+  async function appAccessToken(approver: SupabaseClient, clientId: string): Promise<string> {
+    const { verifier, challenge } = pkce();
+    const code = await approvedCode(approver, clientId, challenge);
+    const exchanged = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(exchanged.response.status).toBe(200);
+    return (exchanged.body as { access_token: string }).access_token;
+  }
+
+  return { admin, raw, signedInUser, newClient, authorize, approvedCode, token, appAccessToken };
 }
