@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_ENV, oauthFlow } from '../auth/testing/oauth-flow';
 import { addMember, workspaceOf } from '../calls/ingestion-testing';
 import { signedInClient, type SignedIn } from '../forms/forms-testing';
+import { PASSWORD, totpCode } from '../schema/test-world';
 import { clientFor } from '../testing/clients';
 import { startTestServer, type TestServer } from '../testing/harness';
 
@@ -97,6 +98,32 @@ describe('connected apps of a workspace', () => {
       code: '42501',
       message: "Only the workspace's owners can see and remove its connected apps.",
     });
+  });
+
+  it('asks an owner with a second factor to have passed it', async () => {
+    const enrolled = await owner.client.auth.mfa.enroll({ factorType: 'totp' });
+    expect(enrolled.error).toBeNull();
+    const raised = await owner.client.auth.mfa.challengeAndVerify({
+      factorId: enrolled.data!.id,
+      code: totpCode(enrolled.data!.totp!.secret),
+    });
+    expect(raised.error).toBeNull();
+    try {
+      expect((await list(owner.client, owner.workspaceId)).error).toBeNull();
+      const passwordOnly = clientFor(server);
+      const signedIn = await passwordOnly.auth.signInWithPassword({
+        email: owner.email,
+        password: PASSWORD,
+      });
+      expect(signedIn.error).toBeNull();
+      expect((await list(passwordOnly, owner.workspaceId)).error).toMatchObject({ code: '42501' });
+      const revoked = await revoke(passwordOnly, owner.workspaceId, randomUUID(), member.id);
+      expect(revoked.error).toMatchObject({ code: '42501' });
+    } finally {
+      expect(
+        (await owner.client.auth.mfa.unenroll({ factorId: enrolled.data!.id })).error,
+      ).toBeNull();
+    }
   });
 
   it('ends a member’s grant: the app’s token stops at once, the member no longer lists it', async () => {
