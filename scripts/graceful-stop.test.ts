@@ -91,6 +91,11 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
       RATE_LIMIT_SIGN_IN_SIGN_UPS: NO_LIMIT,
       RATE_LIMIT_FAILED_SIGN_INS: NO_LIMIT,
       SHUTDOWN_TIMEOUT_MS: '10000',
+      // The probes and the second requests go out on idle connections as the drain starts;
+      // on a machine busy with other test files this process may stall past the default
+      // 250 ms quiet time before they leave, and the server would rightly close those
+      // connections first. The drain's behaviour is the same with any quiet time.
+      SHUTDOWN_IDLE_GRACE_MS: '3000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

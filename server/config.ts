@@ -77,6 +77,7 @@ const platformEnvironmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(60000).default(4000),
+  SHUTDOWN_IDLE_GRACE_MS: z.coerce.number().int().min(10).max(10000).default(250),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(15000),
   IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(65000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000000).default(1024),
@@ -263,7 +264,13 @@ export interface Config {
    * within one: a large upload on a slow link is never cut off while it moves),
    * and how many connections are open at once.
    */
-  http: { headersTimeoutMs: number; idleTimeoutMs: number; maxConnections: number };
+  http: {
+    headersTimeoutMs: number;
+    idleTimeoutMs: number;
+    maxConnections: number;
+    /** During a stop, how long a kept-alive connection must be quiet before it is closed. */
+    drainIdleGraceMs: number;
+  };
   /**
    * How long one statement of an API request may run (0: no limit). PostgreSQL
    * cancels it; the embedded database's watchdog restarts it (decision 014).
@@ -403,6 +410,7 @@ export function loadConfig(
       headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
       idleTimeoutMs: values.IDLE_TIMEOUT_MS,
       maxConnections: values.MAX_CONNECTIONS,
+      drainIdleGraceMs: values.SHUTDOWN_IDLE_GRACE_MS,
     },
     statementTimeoutMs: values.STATEMENT_TIMEOUT_MS,
     siteDir: values.SITE_DIR

@@ -138,7 +138,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
     realtime: realtime.routes,
     functions: functions.routes,
   });
-  const { headersTimeoutMs, idleTimeoutMs, maxConnections } = config.http;
+  const { headersTimeoutMs, idleTimeoutMs, maxConnections, drainIdleGraceMs } = config.http;
   const server = createAdaptorServer({
     fetch: app.fetch,
     serverOptions: {
@@ -151,7 +151,7 @@ export async function startServer(dependencies: ServerDependencies): Promise<Run
       requestTimeout: 0,
     },
   }) as Server;
-  const drain = trackConnections(server);
+  const drain = trackConnections(server, { idleGraceMs: drainIdleGraceMs });
   // No bytes either way for this long, mid-request or between keep-alive requests: closed.
   server.timeout = idleTimeoutMs;
   server.keepAliveTimeout = idleTimeoutMs;

@@ -18,7 +18,8 @@ import { Server as NetServer, type Socket } from 'node:net';
 /**
  * How long a connection must have been quiet, during the drain, before it is
  * closed as idle: longer than a request already sent takes to arrive (loopback,
- * a LAN, a load balancer next door), short enough not to slow a stop.
+ * a LAN, a load balancer next door), short enough not to slow a stop. The
+ * default of `SHUTDOWN_IDLE_GRACE_MS`; a client farther away needs more.
  */
 export const IDLE_GRACE_MS = 250;
 const SWEEP_INTERVAL_MS = 25;
@@ -51,7 +52,11 @@ export interface ConnectionDrain {
   closeAll(): void;
 }
 
-export function trackConnections(server: Server): ConnectionDrain {
+export function trackConnections(
+  server: Server,
+  options: { idleGraceMs?: number } = {},
+): ConnectionDrain {
+  const idleGraceMs = options.idleGraceMs ?? IDLE_GRACE_MS;
   const connections = new Map<Socket, Connection>();
   let draining = false;
   let drainStartedAt = 0;
@@ -73,7 +78,7 @@ export function trackConnections(server: Server): ConnectionDrain {
         becameIdle(connection);
         continue;
       }
-      if (now - Math.max(connection.idleSince, drainStartedAt) >= IDLE_GRACE_MS) {
+      if (now - Math.max(connection.idleSince, drainStartedAt) >= idleGraceMs) {
         connection.socket.destroy();
       }
     }
