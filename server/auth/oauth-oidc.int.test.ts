@@ -280,6 +280,24 @@ describe('userinfo', () => {
     expect((await userinfo(bare.tokens.access_token)).body).toEqual({ sub: bare.user.id });
   });
 
+  it('answers POST as GET (OIDC Core §5.3.1), the token in the header only', async () => {
+    const { user, tokens } = await grant('openid email');
+    const posted = await userinfo(tokens.access_token, { method: 'POST' });
+    expect(posted.response.status).toBe(200);
+    expect(posted.response.headers.get('cache-control')).toBe('no-store');
+    expect(posted.body).toEqual({ sub: user.id, email: user.email, email_verified: true });
+
+    // A token in a form body (RFC 6750 §2.2, optional) is not read: it would end up in logs.
+    const inBody = await raw('/oauth/userinfo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: tokens.access_token }).toString(),
+    });
+    expect(inBody.response.status).toBe(401);
+    expect(inBody.response.headers.get('www-authenticate')).toBe('Bearer');
+    expectInvalidToken(await userinfo('not-a-token', { method: 'POST' }), 'bad_jwt');
+  });
+
   it('answers a token by its own grant, not by what the user granted another client', async () => {
     const user = await signedInUser();
     const narrow = await newClient({ name: 'Narrow app' });

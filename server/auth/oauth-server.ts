@@ -1070,7 +1070,7 @@ async function authenticateBearer(c: Context, deps: AuthDependencies): Promise<A
 }
 
 /**
- * GET /oauth/userinfo (GoTrue's OAuthUserInfo, OIDC Core §5.3): `sub` always,
+ * GET and POST /oauth/userinfo (GoTrue's OAuthUserInfo, OIDC Core §5.3): `sub` always,
  * then what the session's granted scopes allow: email → email, email_verified;
  * profile → name, picture, preferred_username, updated_at, user_metadata;
  * phone → phone, phone_verified (GoTrue's names here, not the ID token's).
@@ -1283,7 +1283,9 @@ export function registerOAuthServerRoutes(routes: Hono, handle: HandleAuth): voi
   routes.get('/oauth/authorizations/:authorization_id', gate(getAuthorization));
   routes.post('/oauth/authorizations/:authorization_id/consent', gate(consent));
   routes.post('/oauth/token', gate(tokenEndpoint));
+  // OIDC Core §5.3.1: the UserInfo endpoint takes GET and POST (the token in the header).
   routes.get('/oauth/userinfo', gate(userinfo));
+  routes.post('/oauth/userinfo', gate(userinfo));
   for (const path of ['/oauth', '/oauth/*']) {
     routes.all(
       path,
