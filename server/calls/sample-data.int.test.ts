@@ -1,4 +1,5 @@
 import { readFile, readdir } from 'node:fs/promises';
+import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -306,6 +307,45 @@ describe('the sample recordings', () => {
     }
     const again = await ensureSampleRecordings(options);
     expect(again).toEqual({ uploaded: [], replaced: [], present: all });
+  });
+
+  it('leave no kept-alive connection open behind them (a stop right after the start waits for none)', async () => {
+    // A plain TCP relay in front of the server, counting the job's connections still open.
+    const open = new Set<Socket>();
+    const serverUrl = new URL(server.url);
+    const relay = createTcpServer((incoming) => {
+      open.add(incoming);
+      const outgoing = connect(Number(serverUrl.port), serverUrl.hostname);
+      incoming.pipe(outgoing).pipe(incoming);
+      const end = () => {
+        open.delete(incoming);
+        incoming.destroy();
+        outgoing.destroy();
+      };
+      incoming.on('close', end).on('error', end);
+      outgoing.on('close', end).on('error', end);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    let opened = 0;
+    relay.on('connection', () => (opened += 1));
+    try {
+      const result = await ensureSampleRecordings({
+        url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+        serviceRoleKey: server.serviceRoleKey,
+        directory: RECORDINGS_DIR,
+      });
+      expect([...result.uploaded, ...result.replaced, ...result.present]).not.toEqual([]);
+      expect(opened).toBeGreaterThan(0);
+      // fetch keeps an idle connection 4 s by default; closed at once here.
+      const deadline = Date.now() + 1000;
+      while (open.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(open.size).toBe(0);
+    } finally {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('replaces a stored recording that differs from the file', async () => {

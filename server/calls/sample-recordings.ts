@@ -62,6 +62,9 @@ export async function ensureSampleRecordings(
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     // Never connected (storage only), but the client wants a transport on Node 20.
     realtime: { transport: WebSocket as never },
+    // A few requests once at start-up: none leaves a kept-alive connection behind, which a
+    // stop in the next seconds would otherwise wait out as idle (server/http/drain.ts).
+    global: { fetch: closingFetch },
   });
   const bucket = client.storage.from(SAMPLE_RECORDINGS_BUCKET);
   const listing = await bucket.list(SAMPLE_RECORDINGS_FOLDER, { limit: 1000 });
@@ -98,6 +101,13 @@ export async function ensureSampleRecordings(
   }
   return result;
 }
+
+/** fetch, each request on a connection closed after its response (`Connection: close`). */
+const closingFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('Connection', 'close');
+  return fetch(input, { ...init, headers });
+};
 
 /** Another server stored the same object meanwhile. */
 function isConflict(error: unknown): boolean {
