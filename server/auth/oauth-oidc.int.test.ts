@@ -377,12 +377,6 @@ describe('userinfo', () => {
     expect((await user.supabase.auth.oauth.revokeGrant({ clientId: client.id })).error).toBeNull();
     expectInvalidToken(await userinfo(tokens.access_token), 'session_not_found');
   });
-
-  it('answers GET only, as GoTrue does', async () => {
-    const { tokens } = await grant('openid');
-    const post = await userinfo(tokens.access_token, { method: 'POST' });
-    expect(post.response.status).toBe(404);
-  });
 });
 
 describe('with an HS256 secret as the only key', () => {
