@@ -73,6 +73,23 @@ describe('loadConfig', () => {
     expect(message).toContain("'proxy.internal' is not an IP address");
   });
 
+  it("reads the stop's timings and refuses ones out of range", () => {
+    const defaults = loadConfig({}, context);
+    expect(defaults.shutdownTimeoutMs).toBe(4000);
+    expect(defaults.http.drainIdleGraceMs).toBe(250);
+    const set = loadConfig(
+      { SHUTDOWN_TIMEOUT_MS: '9000', SHUTDOWN_IDLE_GRACE_MS: '1500' },
+      context,
+    );
+    expect(set.shutdownTimeoutMs).toBe(9000);
+    expect(set.http.drainIdleGraceMs).toBe(1500);
+    for (const value of ['0', '5', '10001', '2.5', 'soon']) {
+      expect(() => loadConfig({ SHUTDOWN_IDLE_GRACE_MS: value }, context), value).toThrow(
+        /SHUTDOWN_IDLE_GRACE_MS/,
+      );
+    }
+  });
+
   it('reads booleans in the usual spellings', () => {
     expect(loadConfig({ SEED_SAMPLE_DATA: 'false' }, context).seedSampleData).toBe(false);
     expect(loadConfig({ SEED_SAMPLE_DATA: 'off' }, context).seedSampleData).toBe(false);
