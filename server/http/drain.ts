@@ -23,8 +23,6 @@ import { Server as NetServer, type Socket } from 'node:net';
  */
 export const IDLE_GRACE_MS = 250;
 const SWEEP_INTERVAL_MS = 25;
-/** The longest the listening socket stays open to accept what the kernel already queued. */
-const ACCEPT_QUEUE_MAX_MS = 1000;
 
 interface Connection {
   socket: Socket;
@@ -48,11 +46,8 @@ export interface ConnectionDrain {
    * once quiet. Resolves when the last connection has closed.
    */
   drain(): Promise<void>;
-  /**
-   * Closes the listening socket only, once the connections the kernel already took are
-   * accepted: new connections are refused, open ones stay.
-   */
-  stopListening(): Promise<void>;
+  /** Closes the listening socket only: new connections are refused, open ones stay. */
+  stopListening(): void;
   /** The shutdown timeout: ends every connection still open. */
   closeAll(): void;
 }
@@ -67,9 +62,6 @@ export function trackConnections(
   let drainStartedAt = 0;
   let sweeper: NodeJS.Timeout | undefined;
   let onEmpty: (() => void) | undefined;
-  /** Connections taken from the listening socket: accepted, or dropped over maxConnections. */
-  let accepted = 0;
-  server.on('drop', () => (accepted += 1));
 
   const becameIdle = (connection: Connection) => {
     connection.bytesWhenIdle = connection.socket.bytesRead;
@@ -93,7 +85,6 @@ export function trackConnections(
   };
 
   server.on('connection', (socket: Socket) => {
-    accepted += 1;
     const connection: Connection = {
       socket,
       inFlight: 0,
@@ -160,32 +151,10 @@ export function trackConnections(
       });
     },
     stopListening() {
-      return new Promise<void>((resolve) => {
-        // The kernel completes a new connection's handshake before Node accepts it, and the
-        // client sends its request at once: closing the listening socket resets every
-        // connection still in the accept queue. A busy event loop leaves some there, and the
-        // stop signal is read before them. Node accepts one connection per turn of the event
-        // loop, so the socket closes after the first turn that accepted none (or after
-        // ACCEPT_QUEUE_MAX_MS, should new ones keep coming).
-        const started = Date.now();
-        let seen = accepted;
-        const closeWhenQuiet = () => {
-          if (accepted !== seen && Date.now() - started < ACCEPT_QUEUE_MAX_MS) {
-            seen = accepted;
-            setImmediate(closeWhenQuiet);
-            return;
-          }
-          // net.Server's close, not http.Server's: the latter also closes every connection
-          // its parser sees as idle, which resets a request still on the wire (see above).
-          if (server.listening) NetServer.prototype.close.call(server);
-          resolve();
-        };
-        // The first check-phase may come before this turn's poll: count from the next.
-        setImmediate(() => {
-          seen = accepted;
-          setImmediate(closeWhenQuiet);
-        });
-      });
+      if (!server.listening) return;
+      // net.Server's close, not http.Server's: the latter also closes every connection its
+      // parser sees as idle, which resets a request still on the wire (see above).
+      NetServer.prototype.close.call(server);
     },
     closeAll() {
       for (const connection of connections.values()) connection.socket.destroy();
