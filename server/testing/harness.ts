@@ -131,43 +131,55 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cervana-data-'));
-  const port = await findFreePort();
-  const config = loadConfig(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      SHUTDOWN_TIMEOUT_MS: '2000',
-      ...options.env,
-    },
-    { rootDir: ROOT_DIR },
-  );
+  const configFor = (port: number) =>
+    loadConfig(
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SITE_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        SHUTDOWN_TIMEOUT_MS: '2000',
+        ...options.env,
+      },
+      { rootDir: ROOT_DIR },
+    );
   const clone = options.database
     ? undefined
-    : await cloneTestDatabase({ statementTimeoutMs: config.statementTimeoutMs });
+    : await cloneTestDatabase({ statementTimeoutMs: configFor(0).statementTimeoutMs });
   const db = options.database ?? clone!.db;
   try {
-    const keys = await loadKeys(config);
-    const logger = options.logger ?? (await createLogger(config.log));
-    const server = await startServer({ config, db, keys, logger });
-    return {
-      url: server.url,
-      config,
-      keys,
-      db,
-      anonKey: keys.anonKey,
-      serviceRoleKey: keys.serviceRoleKey,
-      dataDir,
-      wakeMailSender: server.wakeMailSender,
-      reloadSchema: server.reloadSchema,
-      async close() {
-        await server.close();
-        await clone?.drop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
+    // The port is chosen just before listening, and chosen again if another process took it
+    // in between (a test file running beside this one did, once, in CI).
+    for (let attempt = 1; ; attempt += 1) {
+      const config = configFor(await findFreePort());
+      const keys = await loadKeys(config);
+      const logger = options.logger ?? (await createLogger(config.log));
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        server = await startServer({ config, db, keys, logger });
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause;
+        if (attempt < 3 && cause?.code === 'EADDRINUSE') continue;
+        throw error;
+      }
+      return {
+        url: server.url,
+        config,
+        keys,
+        db,
+        anonKey: keys.anonKey,
+        serviceRoleKey: keys.serviceRoleKey,
+        dataDir,
+        wakeMailSender: server.wakeMailSender,
+        reloadSchema: server.reloadSchema,
+        async close() {
+          await server.close();
+          await clone?.drop();
+          await rm(dataDir, { recursive: true, force: true });
+        },
+      };
+    }
   } catch (error) {
     await clone?.drop();
     await rm(dataDir, { recursive: true, force: true });
