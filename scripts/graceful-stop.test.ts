@@ -443,9 +443,12 @@ describe('a graceful stop', () => {
       server,
       () => {
         signalGroup(server);
-        // As npm forwards the signal its child already got from the group: milliseconds later.
-        // (Two signals sent back to back may merge into one before the process runs.)
-        setTimeout(() => signalGroup(server), 10);
+        // As npm forwards the signal its child already got from the group: once the first is
+        // handled, milliseconds later. (A signal sent before the first is handled merges into
+        // it, as a busy machine showed with a fixed 10 ms.)
+        void waitForOutput(server, 'SIGTERM: finishing in-flight requests').then(() =>
+          signalGroup(server),
+        );
       },
       'npm-start',
     );
